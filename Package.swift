@@ -1,0 +1,110 @@
+// swift-tools-version: 6.0
+// The manifest users depend on by URL. Every module is declared once, in `modules` below;
+// targets, test targets and products are derived from that list, so adding a package is one
+// line. Each `Packages/<Name>/Package.swift` declares the same package standalone; the check
+// `Tools/Scripts/check-manifests.py` (run by `make test`) keeps the two in agreement.
+import PackageDescription
+
+/// A dependency of a module: a sibling module of this repository or a product of a package.
+enum Dep {
+    case module(String)
+    case product(String, package: String)
+
+    var target: Target.Dependency {
+        switch self {
+        case .module(let name): .target(name: name)
+        case .product(let name, let package): .product(name: name, package: package)
+        }
+    }
+}
+
+/// One module of the kit and where it lives.
+struct Module {
+    enum Kind { case library, executable }
+    let name: String
+    /// Folder under which `Sources/<name>` and `Tests/<name>Tests` live.
+    let home: String
+    var kind: Kind = .library
+    var dependencies: [Dep] = []
+    var testDependencies: [Dep] = []
+    var hasTests = true
+    var resources: [Resource]? = nil
+}
+
+func package(_ name: String, _ dependencies: [Dep] = [], tests: [Dep] = [], resources: [Resource]? = nil) -> Module {
+    Module(name: name, home: "Packages/\(name)", dependencies: dependencies, testDependencies: tests, resources: resources)
+}
+
+func addOn(_ name: String, in package: String, _ dependencies: [Dep], tests: [Dep] = []) -> Module {
+    Module(name: name, home: "Packages/\(package)", dependencies: dependencies, testDependencies: tests)
+}
+
+let yams = Dep.product("Yams", package: "Yams")
+let mustache = Dep.product("Mustache", package: "swift-mustache")
+let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
+let grdb = Dep.product("GRDB", package: "GRDB.swift")
+let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
+let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
+
+let kit = ["Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking"]
+
+let modules: [Module] = [
+    package("Errors"),
+    package("Operations", [.module("Errors")]),
+    package("Commands", [.module("Errors")]),
+    addOn("CommandsTesting", in: "Commands", [.module("Commands")]),
+    package("EventBus"),
+    package("Router", [.module("Errors")]),
+    package("Serialization", [.module("Errors")]),
+    addOn("SerializationYAML", in: "Serialization", [.module("Serialization"), yams]),
+    package("ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization")]),
+    package("Storage", [.module("Errors"), .module("Serialization")]),
+    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb]),
+    package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
+    addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient], tests: [flyingFox]),
+    Module(name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox]),
+    Module(name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("ModelGen"), argumentParser]),
+]
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "Boilerplate",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: modules.map { module in
+        switch module.kind {
+        case .library: .library(name: module.name, targets: [module.name])
+        case .executable: .executable(name: module.name, targets: [module.name])
+        }
+    },
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: modules.flatMap { module -> [Target] in
+        let source: Target
+        switch module.kind {
+        case .library:
+            source = .target(
+                name: module.name, dependencies: module.dependencies.map(\.target),
+                path: "\(module.home)/Sources/\(module.name)", resources: module.resources,
+                swiftSettings: swiftSettings)
+        case .executable:
+            source = .executableTarget(
+                name: module.name, dependencies: module.dependencies.map(\.target),
+                path: "\(module.home)/Sources/\(module.name)", swiftSettings: swiftSettings)
+        }
+        guard module.hasTests else { return [source] }
+        let tests = Target.testTarget(
+            name: "\(module.name)Tests",
+            dependencies: [.target(name: module.name)] + module.testDependencies.map(\.target),
+            path: "\(module.home)/Tests/\(module.name)Tests", swiftSettings: swiftSettings)
+        return [source, tests]
+    }
+)

@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Commands package: `swift test --package-path Packages/Commands`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Commands",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Commands", targets: ["Commands"]),
+        .library(name: "CommandsTesting", targets: ["CommandsTesting"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+    ],
+    targets: [
+        .target(name: "Commands", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: swiftSettings),
+        .target(name: "CommandsTesting", dependencies: ["Commands"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommandsTestingTests", dependencies: ["CommandsTesting"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the ModelGen package: `swift test --package-path Packages/ModelGen`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "ModelGen",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "ModelGen", targets: ["ModelGen"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+        .package(path: "../Serialization"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        .target(name: "ModelGen", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Yams", package: "Yams"), .product(name: "Mustache", package: "swift-mustache")], swiftSettings: swiftSettings),
+        .testTarget(name: "ModelGenTests", dependencies: ["ModelGen", .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
+    ]
+)

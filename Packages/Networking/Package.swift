@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Networking package: `swift test --package-path Packages/Networking`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Networking",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "NetworkingAsyncHTTPClient", targets: ["NetworkingAsyncHTTPClient"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+        .package(path: "../Serialization"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: [
+        .target(name: "Networking", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")], swiftSettings: swiftSettings),
+        .target(name: "NetworkingAsyncHTTPClient", dependencies: ["Networking", .product(name: "AsyncHTTPClient", package: "async-http-client")], swiftSettings: swiftSettings),
+        .testTarget(name: "NetworkingAsyncHTTPClientTests", dependencies: ["NetworkingAsyncHTTPClient", .product(name: "FlyingFox", package: "FlyingFox")], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Operations package: `swift test --package-path Packages/Operations`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Operations",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Operations", targets: ["Operations"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+    ],
+    targets: [
+        .target(name: "Operations", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .testTarget(name: "OperationsTests", dependencies: ["Operations"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Router package: `swift test --package-path Packages/Router`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Router",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Router", targets: ["Router"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+    ],
+    targets: [
+        .target(name: "Router", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .testTarget(name: "RouterTests", dependencies: ["Router"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Serialization package: `swift test --package-path Packages/Serialization`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Serialization",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Serialization", targets: ["Serialization"]),
+        .library(name: "SerializationYAML", targets: ["SerializationYAML"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .target(name: "Serialization", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .testTarget(name: "SerializationTests", dependencies: ["Serialization"], swiftSettings: swiftSettings),
+        .target(name: "SerializationYAML", dependencies: ["Serialization", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
+        .testTarget(name: "SerializationYAMLTests", dependencies: ["SerializationYAML"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// Standalone manifest for the Storage package: `swift test --package-path Packages/Storage`.
+// Must agree with the root manifest (checked by Tools/Scripts/check-manifests.py).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Storage",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "StorageSQLite", targets: ["StorageSQLite"]),
+    ],
+    dependencies: [
+        .package(path: "../Errors"),
+        .package(path: "../Serialization"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(name: "Storage", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: swiftSettings),
+        .target(name: "StorageSQLite", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,2 @@
+// Placeholder for the boiler CLI; its commands arrive with issue #11.
+print("boiler: commands arrive with the boiler CLI issue")

@@ -1,0 +1,8 @@
+import Testing
+import Boilerplate
+
+@Test("import Boilerplate re-exports the Errors package")
+func reexportsErrors() {
+    let error = MessageError("Invalid email and password.")
+    #expect(error.userMessage == "Invalid email and password.")
+}
