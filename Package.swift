@@ -32,7 +32,8 @@ struct Module {
 }
 
 func package(_ name: String, _ dependencies: [Dep] = [], tests: [Dep] = [], resources: [Resource]? = nil) -> Module {
-    Module(name: name, home: "Packages/\(name)", dependencies: dependencies, testDependencies: tests, resources: resources)
+    Module(
+        name: name, home: "Packages/\(name)", dependencies: dependencies, testDependencies: tests, resources: resources)
 }
 
 func addOn(_ name: String, in package: String, _ dependencies: [Dep], tests: [Dep] = []) -> Module {
@@ -46,7 +47,9 @@ let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
 
-let kit = ["Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking"]
+let kit = [
+    "Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking",
+]
 
 let modules: [Module] = [
     package("Errors"),
@@ -63,7 +66,8 @@ let modules: [Module] = [
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
     addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient], tests: [flyingFox]),
     Module(name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox]),
-    Module(name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("ModelGen"), argumentParser]),
+    Module(
+        name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("ModelGen"), argumentParser]),
 ]
 
 let swiftSettings: [SwiftSetting] = [

@@ -9,7 +9,7 @@ let package = Package(
     name: "Errors",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "Errors", targets: ["Errors"]),
+        .library(name: "Errors", targets: ["Errors"])
     ],
     dependencies: [
 

@@ -1,5 +1,5 @@
-import Testing
 import Boilerplate
+import Testing
 
 @Test("import Boilerplate re-exports the Errors package")
 func reexportsErrors() {

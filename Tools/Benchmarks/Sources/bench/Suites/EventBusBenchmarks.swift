@@ -1,0 +1,6 @@
+/// Benchmarks of the EventBus package against its peers (see the package's issue for the targets).
+enum EventBusBenchmarks {
+    static func cases() async throws -> [BenchmarkCase] {
+        []
+    }
+}

@@ -1,0 +1,45 @@
+// `swift run -c release --package-path Tools/Benchmarks bench [--filter S] [--json] [--smoke]`
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+let json = arguments.contains("--json")
+let plan: MeasurementPlan = arguments.contains("--smoke") ? .smoke : .full
+var filter: String?
+if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: index) < arguments.endIndex {
+    filter = arguments[arguments.index(after: index)]
+}
+
+/// Every suite's cases, in dependency order. A suite file adds its cases here.
+let suites: [(String, () async throws -> [BenchmarkCase])] = [
+    ("operations", OperationsBenchmarks.cases),
+    ("commands", CommandsBenchmarks.cases),
+    ("eventbus", EventBusBenchmarks.cases),
+    ("router", RouterBenchmarks.cases),
+    ("serialization", SerializationBenchmarks.cases),
+    ("modelgen", ModelGenBenchmarks.cases),
+    ("storage", StorageBenchmarks.cases),
+    ("networking", NetworkingBenchmarks.cases),
+]
+
+if !json { print(Report.tableHeader()) }
+var failures = 0
+for (suite, makeCases) in suites {
+    let cases: [BenchmarkCase]
+    do {
+        cases = try await makeCases().filter { filter == nil || "\($0.suite)/\($0.name)".contains(filter ?? "") }
+    } catch {
+        FileHandle.standardError.write(Data("bench: setting up \(suite) failed: \(error)\n".utf8))
+        failures += 1
+        continue
+    }
+    for benchmark in cases {
+        do {
+            let result = try await Measurement.run(benchmark, plan: plan)
+            print(json ? Report.jsonLine(result) : Report.tableRow(result))
+        } catch {
+            FileHandle.standardError.write(Data("bench: \(benchmark.suite)/\(benchmark.name) failed: \(error)\n".utf8))
+            failures += 1
+        }
+    }
+}
+if failures > 0 { exit(1) }
