@@ -46,7 +46,7 @@ bench-smoke: ## Run every benchmark once (CI): proves each runs, measures nothin
 	$(BENCH) --smoke
 
 docs: ## Build DocC documentation for every library into .build/docs
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >/dev/null
 	@set -e; graphs=$$(find .build -type d -name symbolgraph | head -n 1); \
 	for library in $(LIBRARIES); do \
 		catalog=$$(find Packages Umbrella -type d -path "*/Sources/$$library/$$library.docc" | head -n 1); \

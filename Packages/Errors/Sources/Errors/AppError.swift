@@ -43,7 +43,7 @@ extension AppError {
     /// The default code: the type name, then the enum case name for enums.
     public var code: String { ErrorCode.derived(from: self) }
 
-    /// The default domain: ``CustomNSError/errorDomain``, the module-qualified type name.
+    /// The default domain: `CustomNSError.errorDomain`, the module-qualified type name.
     public var domain: String { Self.errorDomain }
 
     /// By default an error wraps nothing.

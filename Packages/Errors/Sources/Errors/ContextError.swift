@@ -46,7 +46,10 @@ extension Error {
     /// do { try readProfileFile() }
     /// catch { throw error.context("Loading profile") }
     /// ```
-    /// - Parameter message: What was being done, such as `"Loading profile"`.
+    /// - Parameters:
+    ///   - message: What was being done, such as `"Loading profile"`.
+    ///   - fileID: The file adding the context; the caller's by default.
+    ///   - line: The line adding the context; the caller's by default.
     /// - Returns: A ``ContextError`` whose ``ContextError/underlying`` is this error.
     public func context(_ message: String, fileID: String = #fileID, line: Int = #line) -> ContextError {
         ContextError(message, underlying: self, location: SourceLocation(fileID: fileID, line: line))
@@ -58,6 +61,12 @@ extension Error {
 /// ```swift
 /// let profile = try withContext("Loading profile") { try readProfileFile() }
 /// ```
+/// - Parameters:
+///   - message: What `body` does, such as `"Loading profile"`.
+///   - fileID: The caller's file, recorded in the context.
+///   - line: The caller's line, recorded in the context.
+///   - body: The work to run.
+/// - Returns: What `body` returns.
 public func withContext<T, Failure: Error>(
     _ message: String, fileID: String = #fileID, line: Int = #line, _ body: () throws(Failure) -> T
 ) throws(ContextError) -> T {
@@ -69,6 +78,13 @@ public func withContext<T, Failure: Error>(
 }
 
 /// Runs async `body`, wrapping any error it throws with `message` and the caller's location.
+/// - Parameters:
+///   - message: What `body` does, such as `"Syncing notes"`.
+///   - fileID: The caller's file, recorded in the context.
+///   - line: The caller's line, recorded in the context.
+///   - isolation: The actor `body` runs on; the caller's by default.
+///   - body: The work to run.
+/// - Returns: What `body` returns.
 public func withContext<T, Failure: Error>(
     _ message: String, fileID: String = #fileID, line: Int = #line,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws(Failure) -> T

@@ -15,6 +15,8 @@ public struct MessageError: AppError, Equatable {
     /// - Parameters:
     ///   - message: What went wrong, for a person.
     ///   - code: A stable identifier for programs; `"MessageError"` when nil.
+    ///   - fileID: The file that creates the error; the caller's by default.
+    ///   - line: The line that creates the error; the caller's by default.
     public init(_ message: String, code: String? = nil, fileID: String = #fileID, line: Int = #line) {
         self.message = message
         self.code = code ?? "MessageError"
