@@ -10,7 +10,8 @@ BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench
 DOCS_DIR     := .build/docs
 
 .DEFAULT_GOAL := help
-.PHONY: help test build test-root test-packages check-manifests lint format bench bench-smoke docs demo clean
+.PHONY: help test build test-root test-packages check-manifests lint format bench bench-smoke docs demo clean \
+	fuzz-serialization
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
@@ -58,6 +59,9 @@ docs: ## Build DocC documentation for every library into .build/docs
 			--output-path $(DOCS_DIR)/$$library.doccarchive $(if $(CI),,--warnings-as-errors) ; \
 	done
 	@echo "Documentation in $(DOCS_DIR)"
+
+fuzz-serialization: ## Fuzz the Serialization readers with libFuzzer for 60 s (FUZZ_SECONDS to change)
+	Packages/Serialization/Fuzz/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 demo: ## Scaffold a demo app with the boiler CLI into a temp folder, build and run it
 	@echo "make demo: arrives with the boiler CLI (issue 11); run 'make test' meanwhile."

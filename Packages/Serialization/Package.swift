@@ -17,9 +17,13 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(name: "Serialization", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .target(
+            name: "Serialization", dependencies: [.product(name: "Errors", package: "Errors")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SerializationTests", dependencies: ["Serialization"], swiftSettings: swiftSettings),
-        .target(name: "SerializationYAML", dependencies: ["Serialization", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
+        .target(
+            name: "SerializationYAML", dependencies: ["Serialization", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "SerializationYAMLTests", dependencies: ["SerializationYAML"], swiftSettings: swiftSettings),
     ]
 )

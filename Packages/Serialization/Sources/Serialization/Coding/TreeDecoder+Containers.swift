@@ -1,0 +1,221 @@
+import Foundation
+
+struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: TreeDecoder
+    let object: KeyValueObject
+    let node: PathNode
+
+    var codingPath: [any CodingKey] { node.codingPath }
+
+    var allKeys: [Key] {
+        switch decoder.options.keys {
+        case .useDefaultKeys: return object.entries.compactMap { Key(stringValue: $0.key) }
+        default:
+            // Keys are mapped one way (coding key → tree key), so invert by trying the mapping.
+            return object.entries.compactMap { entry in
+                if let key = Key(stringValue: entry.key), decoder.options.treeKey(key.stringValue) == entry.key {
+                    return key
+                }
+                return Key(stringValue: CodingOptions.camelCased(entry.key))
+            }
+        }
+    }
+
+    @inline(__always)
+    private func name(_ key: Key) -> String { decoder.options.treeKey(key.stringValue) }
+
+    func contains(_ key: Key) -> Bool { object.position(of: name(key)) != nil }
+
+    @inline(__always)
+    private func value(_ key: Key) throws -> KeyValue {
+        let name = name(key)
+        guard let position = object.position(of: name) else {
+            throw SerializationError.keyNotFound(
+                name, SerializationError.Location(keyPath: node.path.appending(.key(name))))
+        }
+        return object.entries[position].value
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try decoder.unbox(value(key), as: Bool.self, node: .key(name(key), node))
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.unbox(value(key), as: String.self, node: .key(name(key), node))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.unboxDouble(value(key), .key(name(key), node))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        Float(try decoder.unboxDouble(value(key), .key(name(key), node)))
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try decoder.unboxInt(value(key), .key(name(key), node))
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+
+    private func integer<N: FixedWidthInteger>(_ key: Key) throws -> N {
+        try decoder.unboxInteger(value(key), as: N.self, .key(name(key), node))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.unbox(value(key), as: T.self, node: .key(name(key), node))
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let name = name(key)
+        guard let position = object.position(of: name) else { return nil }
+        let value = object.entries[position].value
+        if case .null = value { return nil }
+        return try decoder.unbox(value, as: T.self, node: .key(name, node))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let child: PathNode = .key(name(key), node)
+        guard case .object(let nested) = try value(key) else {
+            throw decoder.mismatch("an object", try value(key), child)
+        }
+        return KeyedDecodingContainer(
+            TreeKeyedDecodingContainer<NestedKey>(decoder: decoder, object: nested, node: child))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let child: PathNode = .key(name(key), node)
+        guard case .array(let nested) = try value(key) else {
+            throw decoder.mismatch("an array", try value(key), child)
+        }
+        return TreeUnkeyedDecodingContainer(decoder: decoder, array: nested, node: child)
+    }
+
+    func superDecoder() throws -> any Decoder { superDecoder(named: "super") }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(named: name(key)) }
+
+    private func superDecoder(named name: String) -> any Decoder {
+        TreeDecoder(options: decoder.options, value: object[name] ?? .null, node: .key(name, node))
+    }
+}
+
+struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let decoder: TreeDecoder
+    let array: [KeyValue]
+    let node: PathNode
+    var currentIndex = 0
+
+    init(decoder: TreeDecoder, array: [KeyValue], node: PathNode) {
+        self.decoder = decoder
+        self.array = array
+        self.node = node
+    }
+
+    var codingPath: [any CodingKey] { node.codingPath }
+    var count: Int? { array.count }
+    var isAtEnd: Bool { currentIndex >= array.count }
+
+    private mutating func next(_ expected: @autoclosure () -> String) throws -> KeyValue {
+        guard currentIndex < array.count else {
+            throw SerializationError.valueNotFound(
+                expected: expected() + " (the array has only \(array.count) elements)",
+                SerializationError.Location(keyPath: node.path.appending(.index(currentIndex))))
+        }
+        defer { currentIndex += 1 }
+        return array[currentIndex]
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard currentIndex < array.count else { return false }
+        if array[currentIndex].isNull {
+            currentIndex += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try decode(Bool.self as Bool.Type, generic: ()) }
+    mutating func decode(_ type: String.Type) throws -> String { try decode(String.self, generic: ()) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try decode(Double.self, generic: ()) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decode(Float.self, generic: ()) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decode(Int.self, generic: ()) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+
+    private mutating func integer<N: FixedWidthInteger>() throws -> N {
+        let index = currentIndex
+        let value = try next("\(N.self)")
+        return try decoder.unboxInteger(value, as: N.self, .index(index, node))
+    }
+
+    private mutating func decode<T: Decodable>(_ type: T.Type, generic: Void) throws -> T {
+        let index = currentIndex
+        let value = try next("\(T.self)")
+        return try decoder.unbox(value, as: T.self, node: .index(index, node))
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, generic: ()) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let child: PathNode = .index(currentIndex, node)
+        let value = try next("an object")
+        guard case .object(let nested) = value else { throw decoder.mismatch("an object", value, child) }
+        return KeyedDecodingContainer(
+            TreeKeyedDecodingContainer<NestedKey>(decoder: decoder, object: nested, node: child))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let child: PathNode = .index(currentIndex, node)
+        let value = try next("an array")
+        guard case .array(let nested) = value else { throw decoder.mismatch("an array", value, child) }
+        return TreeUnkeyedDecodingContainer(decoder: decoder, array: nested, node: child)
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let child: PathNode = .index(currentIndex, node)
+        let value = try next("a value")
+        return TreeDecoder(options: decoder.options, value: value, node: child)
+    }
+}
+
+struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let decoder: TreeDecoder
+    let value: KeyValue
+    let node: PathNode
+
+    var codingPath: [any CodingKey] { node.codingPath }
+
+    func decodeNil() -> Bool { value.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unbox(value, as: Bool.self, node: node) }
+    func decode(_ type: String.Type) throws -> String { try decoder.unbox(value, as: String.self, node: node) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.unboxDouble(value, node) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try decoder.unboxDouble(value, node)) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.unboxInt(value, node) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unboxInteger(value, as: Int8.self, node) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unboxInteger(value, as: Int16.self, node) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unboxInteger(value, as: Int32.self, node) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unboxInteger(value, as: Int64.self, node) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unboxInteger(value, as: UInt.self, node) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unboxInteger(value, as: UInt8.self, node) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unboxInteger(value, as: UInt16.self, node) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unboxInteger(value, as: UInt32.self, node) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(value, as: UInt64.self, node) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(value, as: T.self, node: node) }
+}

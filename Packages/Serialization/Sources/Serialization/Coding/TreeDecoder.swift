@@ -1,0 +1,170 @@
+import Foundation
+
+/// The `Decoder` behind ``KeyValueDecoder``; one instance is reused down the tree.
+final class TreeDecoder: Decoder {
+    let options: CodingOptions
+    var value: KeyValue
+    var node: PathNode
+
+    init(options: CodingOptions, value: KeyValue, node: PathNode) {
+        self.options = options
+        self.value = value
+        self.node = node
+    }
+
+    var codingPath: [any CodingKey] { node.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let object) = value else {
+            throw mismatch("an object (\(Key.self))", value, node)
+        }
+        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(decoder: self, object: object, node: node))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let array) = value else { throw mismatch("an array", value, node) }
+        return TreeUnkeyedDecodingContainer(decoder: self, array: array, node: node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        TreeSingleValueDecodingContainer(decoder: self, value: value, node: node)
+    }
+
+    func mismatch(_ expected: String, _ found: KeyValue, _ node: PathNode) -> SerializationError {
+        if found.isNull { return .valueNotFound(expected: expected, SerializationError.Location(keyPath: node.path)) }
+        return .typeMismatch(expected: expected, found: found.kindName, SerializationError.Location(keyPath: node.path))
+    }
+
+    /// A `T` read from `value`, with fast paths for the types every model uses.
+    @inline(__always)
+    func unbox<T: Decodable>(_ value: KeyValue, as type: T.Type, node: @autoclosure () -> PathNode) throws -> T {
+        if T.self == String.self {
+            guard case .string(let string) = value else { throw mismatch("String", value, node()) }
+            return unsafeBitCast(string, to: T.self)
+        }
+        if T.self == Int.self { return unsafeBitCast(try unboxInt(value, node()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try unboxDouble(value, node()), to: T.self) }
+        if T.self == Bool.self {
+            guard case .bool(let bool) = value else { throw mismatch("Bool", value, node()) }
+            return unsafeBitCast(bool, to: T.self)
+        }
+        return try unboxSlow(value, as: type, node: node())
+    }
+
+    func unboxSlow<T: Decodable>(_ value: KeyValue, as type: T.Type, node: PathNode) throws -> T {
+        if T.self == Date.self, let date = try unboxDate(value, node) as? T { return date }
+        if T.self == Data.self, let data = try unboxData(value, node) as? T { return data }
+        if T.self == URL.self {
+            guard case .string(let string) = value, let url = URL(string: string) as? T else {
+                throw mismatch("URL", value, node)
+            }
+            return url
+        }
+        if T.self == UUID.self {
+            guard case .string(let string) = value, let uuid = UUID(uuidString: string) as? T else {
+                throw mismatch("UUID", value, node)
+            }
+            return uuid
+        }
+        if T.self == Decimal.self, let decimal = try unboxDecimal(value, node) as? T { return decimal }
+        if T.self == KeyValue.self, let tree = value as? T { return tree }
+        if T.self == Float.self, let number = Float(try unboxDouble(value, node)) as? T { return number }
+        var value = value
+        if let versioned = T.self as? any Versioned.Type {
+            value = try Migrator.migrate(value, to: versioned, at: node)
+        }
+        let savedValue = self.value
+        let savedNode = self.node
+        self.value = value
+        self.node = node
+        defer {
+            self.value = savedValue
+            self.node = savedNode
+        }
+        return try T(from: self)
+    }
+
+    @inline(__always)
+    func unboxInt(_ value: KeyValue, _ node: @autoclosure () -> PathNode) throws -> Int {
+        switch value {
+        case .int(let number): return number
+        case .double(let number):
+            guard let integer = Int(exactly: number) else {
+                throw SerializationError.numberOutOfRange(
+                    "\(number)", SerializationError.Location(keyPath: node().path))
+            }
+            return integer
+        default: throw mismatch("Int", value, node())
+        }
+    }
+
+    func unboxInteger<N: FixedWidthInteger>(_ value: KeyValue, as type: N.Type, _ node: PathNode) throws -> N {
+        let wide = try unboxInt(value, node)
+        guard let number = N(exactly: wide) else {
+            throw SerializationError.numberOutOfRange(
+                "\(wide) for \(N.self)", SerializationError.Location(keyPath: node.path))
+        }
+        return number
+    }
+
+    @inline(__always)
+    func unboxDouble(_ value: KeyValue, _ node: @autoclosure () -> PathNode) throws -> Double {
+        switch value {
+        case .double(let number): return number
+        case .int(let number): return Double(number)
+        default: throw mismatch("Double", value, node())
+        }
+    }
+
+    func unboxDate(_ value: KeyValue, _ node: PathNode) throws -> Date {
+        if case .date(let date) = value { return date }
+        switch options.dates {
+        case .iso8601:
+            guard case .string(let string) = value else { throw mismatch("Date", value, node) }
+            guard let date = ISO8601.date(from: string) else {
+                throw SerializationError.typeMismatch(
+                    expected: "an ISO 8601 date", found: "\"\(string.prefix(40))\"",
+                    SerializationError.Location(keyPath: node.path))
+            }
+            return date
+        case .secondsSince1970: return Date(timeIntervalSince1970: try unboxDouble(value, node))
+        case .millisecondsSince1970: return Date(timeIntervalSince1970: try unboxDouble(value, node) / 1000)
+        case .secondsSinceReferenceDate: return Date(timeIntervalSinceReferenceDate: try unboxDouble(value, node))
+        case .custom(_, let decode): return try decode(value)
+        }
+    }
+
+    func unboxData(_ value: KeyValue, _ node: PathNode) throws -> Data {
+        switch value {
+        case .data(let data): return data
+        case .string(let string):
+            guard let data = Data(base64Encoded: string) else {
+                throw SerializationError.typeMismatch(
+                    expected: "base64 data", found: "a string that is not base64",
+                    SerializationError.Location(keyPath: node.path))
+            }
+            return data
+        case .array(let elements):
+            var bytes = Data(capacity: elements.count)
+            for (position, element) in elements.enumerated() {
+                bytes.append(try unboxInteger(element, as: UInt8.self, .index(position, node)))
+            }
+            return bytes
+        default: throw mismatch("Data", value, node)
+        }
+    }
+
+    func unboxDecimal(_ value: KeyValue, _ node: PathNode) throws -> Decimal {
+        switch value {
+        case .string(let string):
+            guard let decimal = Decimal(string: string, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw mismatch("Decimal", value, node)
+            }
+            return decimal
+        case .int(let number): return Decimal(number)
+        case .double(let number): return Decimal(number)
+        default: throw mismatch("Decimal", value, node)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+extension BinaryPropertyListReader {
+    /// The count in a marker's low nibble, or in the integer that follows when the nibble is 0xF.
+    func count(at offset: Int, nibble: UInt8) throws(SerializationError) -> (count: Int, start: Int) {
+        if nibble != 0x0F { return (Int(nibble), offset + 1) }
+        guard offset + 1 < bytes.count else { throw fail("a length runs past the end", at: offset) }
+        let marker = bytes[offset + 1]
+        guard marker & 0xF0 == 0x10, marker & 0x0F <= 3 else { throw fail("a length is not an integer", at: offset) }
+        let width = 1 << Int(marker & 0x0F)
+        let value = try readUInt(at: offset + 2, width: width)
+        return (value, offset + 2 + width)
+    }
+
+    func checkRange(_ start: Int, _ length: Int, _ what: String) throws(SerializationError) {
+        let (end, overflow) = start.addingReportingOverflow(length)
+        guard !overflow, length >= 0, end <= tableOffset else { throw fail("\(what) runs past its bounds", at: start) }
+    }
+
+    mutating func parse(at offset: Int) throws(SerializationError) -> (value: KeyValue, size: Int) {
+        let marker = bytes[offset]
+        let nibble = marker & 0x0F
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return (.null, 1)
+            case 0x08: return (.bool(false), 1)
+            case 0x09: return (.bool(true), 1)
+            default: throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
+            }
+        case 0x1, 0x8:
+            return (.int(try integer(at: offset, nibble: nibble)), 1)
+        case 0x2:
+            if nibble == 2 {
+                try checkRange(offset + 1, 4, "a real")
+                return (.double(Double(Float(bitPattern: UInt32(try readUInt(at: offset + 1, width: 4))))), 1)
+            }
+            guard nibble == 3 else { throw fail("a real of unsupported size", at: offset) }
+            try checkRange(offset + 1, 8, "a real")
+            return (.double(Double(bitPattern: try bits64(at: offset + 1))), 1)
+        case 0x3:
+            guard marker == 0x33 else { throw fail("a date of unsupported size", at: offset) }
+            try checkRange(offset + 1, 8, "a date")
+            let seconds = Double(bitPattern: try bits64(at: offset + 1))
+            guard seconds.isFinite else { throw .numberOutOfRange("\(seconds)", location(offset)) }
+            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+        case 0x4:
+            let (length, start) = try count(at: offset, nibble: nibble)
+            try checkRange(start, length, "data")
+            return (.data(Data(UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]))), 1)
+        case 0x5, 0x7:
+            let (length, start) = try count(at: offset, nibble: nibble)
+            try checkRange(start, length, "a string")
+            let slice = UnsafeBufferPointer(rebasing: bytes[start..<(start + length)])
+            if marker >> 4 == 0x5, slice.contains(where: { $0 >= 0x80 }) {
+                throw fail("an ASCII string holds a non-ASCII byte", at: offset)
+            }
+            guard let text = TextValidation.string(utf8: slice) else { throw .invalidUTF8(location(offset)) }
+            return (text == "$null" ? .null : .string(text), 1)
+        case 0x6:
+            let (length, start) = try count(at: offset, nibble: nibble)
+            let (byteLength, overflow) = length.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw fail("a string is too long", at: offset) }
+            try checkRange(start, byteLength, "a string")
+            var units: [UInt16] = []
+            units.reserveCapacity(length)
+            for index in 0..<length {
+                units.append(UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1]))
+            }
+            guard let text = TextValidation.string(utf16: units) else {
+                throw fail("a UTF-16 string holds a lone surrogate", at: offset)
+            }
+            return (text == "$null" ? .null : .string(text), 1)
+        case 0xA, 0xC:
+            let (length, start) = try count(at: offset, nibble: nibble)
+            let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth)
+            guard !overflow else { throw fail("an array is too long", at: offset) }
+            try checkRange(start, byteLength, "an array")
+            var elements: [KeyValue] = []
+            elements.reserveCapacity(length)
+            var size = 1
+            path.append(.index(0))
+            for index in 0..<length {
+                path[path.count - 1] = .index(index)
+                let element = try object(try readUInt(at: start + index * refWidth, width: refWidth))
+                elements.append(element.value)
+                size += element.size
+                guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
+            }
+            path.removeLast()
+            return (.array(elements), size)
+        case 0xD:
+            let (length, start) = try count(at: offset, nibble: nibble)
+            let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth * 2)
+            guard !overflow else { throw fail("a dictionary is too long", at: offset) }
+            try checkRange(start, byteLength, "a dictionary")
+            var object = KeyValueObject()
+            var size = 1
+            for index in 0..<length {
+                let keyRef = try readUInt(at: start + index * refWidth, width: refWidth)
+                guard case .string(let key) = try self.object(keyRef).value else {
+                    throw fail("a dictionary key is not a string", at: offset)
+                }
+                guard object.position(of: key) == nil else { throw .duplicateKey(key, location(offset)) }
+                path.append(.key(key))
+                let value = try self.object(try readUInt(at: start + (length + index) * refWidth, width: refWidth))
+                path.removeLast()
+                object[key] = value.value
+                size += value.size
+                guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
+            }
+            return (.object(object), size)
+        default:
+            throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
+        }
+    }
+
+    func bits64(at offset: Int) throws(SerializationError) -> UInt64 {
+        guard offset + 8 <= bytes.count else { throw fail("a number runs past the end", at: offset) }
+        var value: UInt64 = 0
+        for index in offset..<(offset + 8) { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+
+    func integer(at offset: Int, nibble: UInt8) throws(SerializationError) -> Int {
+        guard nibble <= 4 else { throw fail("an integer of unsupported size", at: offset) }
+        let width = 1 << Int(nibble)
+        try checkRange(offset + 1, width, "an integer")
+        if width == 16 {
+            // 128-bit: accept only values whose high half is a sign extension of the low half.
+            let high = try bits64(at: offset + 1)
+            let low = Int64(bitPattern: try bits64(at: offset + 9))
+            guard high == (low < 0 ? UInt64.max : 0) else {
+                throw .numberOutOfRange("a 128-bit integer", location(offset))
+            }
+            return Int(low)
+        }
+        let raw = try bits64Padded(at: offset + 1, width: width)
+        return width == 8 ? Int(Int64(bitPattern: raw)) : Int(raw)
+    }
+
+    func bits64Padded(at offset: Int, width: Int) throws(SerializationError) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+}

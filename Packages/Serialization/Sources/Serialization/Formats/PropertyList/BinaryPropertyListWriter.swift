@@ -1,0 +1,153 @@
+import Foundation
+
+/// Writes a ``KeyValue`` as a binary property list (`bplist00`), as CoreFoundation lays it out:
+/// objects, then the offset table, then the 32-byte trailer. Strings are stored once.
+struct BinaryPropertyListWriter {
+    /// One object of the flattened tree.
+    enum FlatObject {
+        case scalar(KeyValue)
+        case array([Int])
+        case dictionary(keys: [Int], values: [Int])
+    }
+
+    var objects: [FlatObject] = []
+    var strings: [String: Int] = [:]
+    var bytes: [UInt8] = []
+
+    static func data(from tree: KeyValue) throws -> Data {
+        var writer = BinaryPropertyListWriter()
+        let top = writer.flatten(tree)
+        return Data(writer.serialize(top: top))
+    }
+
+    mutating func string(_ text: String) -> Int {
+        if let existing = strings[text] { return existing }
+        objects.append(.scalar(.string(text)))
+        strings[text] = objects.count - 1
+        return objects.count - 1
+    }
+
+    /// Numbers the objects depth first, containers before their contents.
+    mutating func flatten(_ value: KeyValue) -> Int {
+        switch value {
+        case .string(let text): return string(text)
+        case .null: return string("$null")
+        case .array(let array):
+            let id = objects.count
+            objects.append(.array([]))
+            var refs: [Int] = []
+            refs.reserveCapacity(array.count)
+            for element in array { refs.append(flatten(element)) }
+            objects[id] = .array(refs)
+            return id
+        case .object(let object):
+            let id = objects.count
+            objects.append(.array([]))
+            let sorted = JSONWriter.sorted(object.entries)
+            var keys: [Int] = []
+            var values: [Int] = []
+            keys.reserveCapacity(sorted.count)
+            values.reserveCapacity(sorted.count)
+            for entry in sorted { keys.append(string(entry.key)) }
+            for entry in sorted { values.append(flatten(entry.value)) }
+            objects[id] = .dictionary(keys: keys, values: values)
+            return id
+        default:
+            objects.append(.scalar(value))
+            return objects.count - 1
+        }
+    }
+
+    static func byteWidth(for value: Int) -> Int {
+        if value < 1 << 8 { return 1 }
+        if value < 1 << 16 { return 2 }
+        if value < 1 << 32 { return 4 }
+        return 8
+    }
+
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    mutating func appendInteger(_ value: Int) {
+        if value < 0 {
+            bytes.append(0x13)
+            appendBigEndian(UInt64(bitPattern: Int64(value)), width: 8)
+            return
+        }
+        let width = Self.byteWidth(for: value)
+        bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+        appendBigEndian(UInt64(value), width: width)
+    }
+
+    mutating func appendMarker(_ type: UInt8, count: Int) {
+        if count < 15 {
+            bytes.append(type | UInt8(count))
+        } else {
+            bytes.append(type | 0x0F)
+            appendInteger(count)
+        }
+    }
+
+    mutating func serialize(top: Int) -> [UInt8] {
+        let refWidth = Self.byteWidth(for: max(objects.count - 1, 0))
+        var offsets: [Int] = []
+        offsets.reserveCapacity(objects.count)
+        bytes.reserveCapacity(objects.count * 8 + 64)
+        bytes.append(contentsOf: Array("bplist00".utf8))
+        for object in objects {
+            offsets.append(bytes.count)
+            switch object {
+            case .scalar(let value): appendScalar(value)
+            case .array(let refs):
+                appendMarker(0xA0, count: refs.count)
+                for ref in refs { appendBigEndian(UInt64(ref), width: refWidth) }
+            case .dictionary(let keys, let values):
+                appendMarker(0xD0, count: keys.count)
+                for ref in keys { appendBigEndian(UInt64(ref), width: refWidth) }
+                for ref in values { appendBigEndian(UInt64(ref), width: refWidth) }
+            }
+        }
+        let tableOffset = bytes.count
+        let offsetWidth = Self.byteWidth(for: tableOffset)
+        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetWidth) }
+        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0])
+        bytes.append(UInt8(offsetWidth))
+        bytes.append(UInt8(refWidth))
+        appendBigEndian(UInt64(objects.count), width: 8)
+        appendBigEndian(UInt64(top), width: 8)
+        appendBigEndian(UInt64(tableOffset), width: 8)
+        return bytes
+    }
+
+    mutating func appendScalar(_ value: KeyValue) {
+        switch value {
+        case .bool(let bool): bytes.append(bool ? 0x09 : 0x08)
+        case .int(let number): appendInteger(number)
+        case .double(let number):
+            bytes.append(0x23)
+            appendBigEndian(number.bitPattern, width: 8)
+        case .date(let date):
+            bytes.append(0x33)
+            appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+        case .data(let data):
+            appendMarker(0x40, count: data.count)
+            bytes.append(contentsOf: data)
+        case .string(let text):
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                appendMarker(0x50, count: text.utf8.count)
+                bytes.append(contentsOf: text.utf8)
+            } else {
+                let units = Array(text.utf16)
+                appendMarker(0x60, count: units.count)
+                for unit in units { appendBigEndian(UInt64(unit), width: 2) }
+            }
+        case .null, .array, .object:
+            break  // flattened before; never scalars
+        }
+    }
+}

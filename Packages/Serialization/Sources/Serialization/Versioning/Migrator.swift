@@ -1,0 +1,64 @@
+/// Runs a ``Versioned`` model's migrations on its raw tree.
+enum Migrator {
+    /// The tree of a `Model` value brought to the current version; `path` locates it in errors.
+    static func migrate<Model: Versioned>(
+        _ tree: KeyValue, to model: Model.Type, at node: PathNode
+    ) throws(SerializationError) -> KeyValue {
+        let current = Model.version.modelVersion
+        let key = Model.versionKey
+        // Built only when an error needs them: most values migrate without one.
+        var path: KeyValuePath { node.path }
+        var location: SerializationError.Location { SerializationError.Location(keyPath: path) }
+        guard case .object = tree else {
+            throw .typeMismatch(expected: "\(Model.self) (an object)", found: tree.kindName, location)
+        }
+        let migrations = Model.migrations
+        var version: ModelVersion
+        if let stored = tree[key], !stored.isNull {
+            guard let parsed = ModelVersion(stored) else {
+                throw .typeMismatch(
+                    expected: "a model version (integer or string)", found: stored.kindName,
+                    SerializationError.Location(keyPath: path.appending(.key(key))))
+            }
+            version = parsed
+        } else {
+            switch Model.missingVersion {
+            case .oldest: version = migrations.first?.from ?? current
+            case .current: version = current
+            case .assume(let assumed): version = assumed
+            case .reject: throw .missingVersion(key: key, location)
+            }
+        }
+        if version == current { return tree }
+        if version > current { throw .newerVersion(found: version, current: current, location) }
+        var tree = tree
+        var steps = 0
+        while version != current {
+            guard let position = migrations.firstIndex(where: { $0.from == version }) else {
+                throw .noMigrationPath(from: version, to: current, location)
+            }
+            let step = migrations[position]
+            let next =
+                step.to
+                ?? (migrations.index(after: position) < migrations.endIndex
+                    ? migrations[migrations.index(after: position)].from : current)
+            func name() -> String { "\(step.from) → \(next) of \(Model.self)" }
+            do {
+                try step.body(&tree)
+            } catch let error as SerializationError {
+                throw .migrationFailed(
+                    step: name(), underlying: error,
+                    error.location.keyPath.components.isEmpty
+                        ? location : error.nested(under: path).location)
+            } catch {
+                throw .migrationFailed(step: name(), underlying: error, location)
+            }
+            guard next > version else { throw .noMigrationPath(from: version, to: current, location) }
+            version = next
+            steps += 1
+            if steps > migrations.count { throw .noMigrationPath(from: version, to: current, location) }
+        }
+        tree[key] = current.keyValue
+        return tree
+    }
+}

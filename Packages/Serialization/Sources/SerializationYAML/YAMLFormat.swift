@@ -1,0 +1,133 @@
+import Foundation
+import Serialization
+import Yams
+
+/// YAML as a ``Serialization/DataFormat``, on Yams: the optional add-on product.
+///
+/// ```swift
+/// import SerializationYAML
+/// let yaml = Serializer(.yaml)
+/// try yaml.write(settings, to: url)
+/// ```
+///
+/// Writing is deterministic (sorted keys, block style); dates are ISO 8601 strings and data
+/// base64 strings, as in JSON. Reading is bounded: nesting deeper than ``maximumDepth`` and
+/// documents that expand (through aliases) past ``maximumNodes`` values are errors.
+public struct YAMLFormat: DataFormat {
+    /// The deepest nesting a reader accepts.
+    public var maximumDepth: Int
+    /// The most values a document may expand to.
+    public var maximumNodes: Int
+
+    /// A YAML format.
+    public init(maximumDepth: Int = 512, maximumNodes: Int = 10_000_000) {
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+    }
+
+    /// YAML.
+    public static let kind = FormatKind(name: "YAML", fileExtension: "yaml", isText: true)
+
+    /// ``kind``.
+    public var kind: FormatKind { Self.kind }
+
+    /// The YAML text of `tree`.
+    public func data(from tree: KeyValue) throws -> Data {
+        do {
+            let text = try serialize(node: try node(tree), allowUnicode: true, sortKeys: true)
+            return Data(text.utf8)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError.unsupportedValue("\(error)", .init(format: kind.name))
+        }
+    }
+
+    /// The tree in the YAML text `data`.
+    public func tree(from data: Data) throws -> KeyValue {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SerializationError.invalidUTF8(.init(format: kind.name))
+        }
+        let root: Node?
+        do {
+            root = try compose(yaml: text)
+        } catch {
+            throw SerializationError.malformed("\(error)", .init(format: kind.name))
+        }
+        guard let root else { return .null }
+        var budget = maximumNodes
+        return try value(root, depth: 0, path: KeyValuePath([]), budget: &budget)
+    }
+
+    /// Whether `data` starts with a YAML document marker (`---` or `%YAML`).
+    public func matches(_ data: Data) -> Bool {
+        data.starts(with: Array("---".utf8)) || data.starts(with: Array("%YAML".utf8))
+    }
+
+    func node(_ tree: KeyValue) throws -> Node {
+        switch tree {
+        case .null: return Node("null", Tag(.null))
+        case .bool(let value): return try value.represented()
+        case .int(let value): return try value.represented()
+        case .double(let value): return try value.represented()
+        case .string(let value): return try value.represented()
+        case .data(let value): return try value.base64EncodedString().represented()
+        case .date:
+            let text = try JSONFormat().data(from: [tree])
+            let string = String(decoding: text.dropFirst(2).dropLast(2), as: UTF8.self)
+            return try string.represented()
+        case .array(let elements): return Node(try elements.map(node))
+        case .object(let object):
+            var pairs: [(Node, Node)] = []
+            for entry in object { pairs.append((try entry.key.represented(), try node(entry.value))) }
+            return Node(pairs)
+        }
+    }
+
+    func value(_ node: Node, depth: Int, path: KeyValuePath, budget: inout Int) throws -> KeyValue {
+        budget -= 1
+        guard budget >= 0 else {
+            throw SerializationError.tooLarge(limit: maximumNodes, .init(format: kind.name, keyPath: path))
+        }
+        guard depth <= maximumDepth else {
+            throw SerializationError.tooDeep(limit: maximumDepth, .init(format: kind.name, keyPath: path))
+        }
+        switch node {
+        case .scalar(let scalar):
+            let tag = node.tag
+            if tag == Tag(.null) { return .null }
+            if tag == Tag(.bool), let bool = node.bool { return .bool(bool) }
+            if tag == Tag(.int), let int = node.int { return .int(int) }
+            if tag == Tag(.float), let float = node.float { return .double(float) }
+            if tag == Tag(.binary), let data = node.binary { return .data(data) }
+            return .string(scalar.string)
+        case .sequence(let sequence):
+            var elements: [KeyValue] = []
+            for (index, element) in sequence.enumerated() {
+                elements.append(
+                    try value(element, depth: depth + 1, path: path.appending(.index(index)), budget: &budget))
+            }
+            return .array(elements)
+        case .mapping(let mapping):
+            var object = KeyValueObject()
+            for (keyNode, valueNode) in mapping {
+                guard let key = keyNode.string else {
+                    throw SerializationError.unsupportedValue(
+                        "a non-string key", .init(format: kind.name, keyPath: path))
+                }
+                guard object[key] == nil else {
+                    throw SerializationError.duplicateKey(key, .init(format: kind.name, keyPath: path))
+                }
+                object[key] = try value(valueNode, depth: depth + 1, path: path.appending(.key(key)), budget: &budget)
+            }
+            return .object(object)
+        case .alias:
+            throw SerializationError.unsupportedValue("an unresolved alias", .init(format: kind.name, keyPath: path))
+        }
+    }
+}
+
+extension DataFormat where Self == YAMLFormat {
+    /// YAML, from the SerializationYAML add-on.
+    public static var yaml: YAMLFormat { YAMLFormat() }
+}
