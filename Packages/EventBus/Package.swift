@@ -9,7 +9,7 @@ let package = Package(
     name: "EventBus",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "EventBus", targets: ["EventBus"]),
+        .library(name: "EventBus", targets: ["EventBus"])
     ],
     dependencies: [
 

@@ -1,0 +1,201 @@
+/// The shared state of one bus, guarded by one lock: channels per event type and per event
+/// name, sender-only subscriptions, recorders, and the id counter that defines registration
+/// order. `Bus` is the public face; tokens keep the core (not the bus) alive so that they can
+/// cancel after the bus is gone.
+@usableFromInline
+final class BusCore: @unchecked Sendable {
+    let lock = Lock()
+    /// Where this bus forwards its events (scoped child buses).
+    let parent: BusCore?
+
+    // Everything below is guarded by `lock` (so Swift's dynamic exclusivity checks, which
+    // cost more than the lock on the hot path, are turned off for it).
+    @exclusivity(unchecked) var types: [ObjectIdentifier: Channel] = [:]
+    @exclusivity(unchecked) var names: [String: Channel] = [:]
+    @exclusivity(unchecked) var senders: [ObjectIdentifier: Bucket] = [:]
+    @exclusivity(unchecked) var taps: [UInt64: @Sendable (RecordedTrigger) -> Void] = [:]
+    @exclusivity(unchecked) var nextID: UInt64 = 0
+    @exclusivity(unchecked) var isClosed = false
+    /// The last type channel looked up: bursts of one event type skip the hash. Type channels
+    /// are never removed, so the cache cannot go stale.
+    @exclusivity(unchecked) private var cachedKey: ObjectIdentifier?
+    @exclusivity(unchecked) private var cachedChannel: Channel?
+    @exclusivity(unchecked) private var senderWatches = 0
+    @exclusivity(unchecked) private var sweepThreshold = 256
+
+    init(parent: BusCore?) {
+        self.parent = parent
+    }
+
+    /// Takes the next id; the caller holds the lock.
+    func takeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// The channel of an event type, created on first use; the caller holds the lock.
+    @inline(__always)
+    func channel(forType key: ObjectIdentifier) -> Channel {
+        if key == cachedKey, let cachedChannel { return cachedChannel }
+        let channel: Channel
+        if let existing = types[key] {
+            channel = existing
+        } else {
+            channel = Channel()
+            types[key] = channel
+        }
+        cachedKey = key
+        cachedChannel = channel
+        return channel
+    }
+
+    /// The channel of an event name, created on first use; the caller holds the lock.
+    func channel(forName name: String) -> Channel {
+        if let channel = names[name] { return channel }
+        let channel = Channel()
+        names[name] = channel
+        return channel
+    }
+
+    // MARK: Registering
+
+    /// Stores a new subscriber made by `make` (with the next id) and returns it with the event
+    /// to replay, if one was asked for. A queued subscriber gets its replay here, under the lock,
+    /// so that it precedes anything triggered afterwards. On a closed bus the subscriber comes
+    /// back already cancelled.
+    func register(
+        topic: Topic, sender: AnyObject?, replayLast: Bool, make: (UInt64) -> Subscriber
+    ) -> (subscriber: Subscriber, replay: Replay?) {
+        lock.lock()
+        let subscriber = make(takeID())
+        if isClosed {
+            _ = subscriber.raiseFlag()
+            lock.unlock()
+            subscriber.finishCancelling()
+            return (subscriber, nil)
+        }
+        var channel: Channel?
+        switch topic {
+        case .type(let key): channel = self.channel(forType: key)
+        case .name(let name): channel = self.channel(forName: name)
+        case .anyEvent: channel = nil
+        }
+        if let sender, let key = subscriber.senderKey {
+            if let channel {
+                channel.bySender[key, default: Bucket()].adopt(sender)
+                channel.bySender[key, default: Bucket()].append(subscriber)
+            } else {
+                senders[key, default: Bucket()].adopt(sender)
+                senders[key, default: Bucket()].append(subscriber)
+            }
+            noteSenderWatch()
+        } else {
+            channel?.everyone.append(subscriber)
+        }
+        var replay: Replay?
+        if replayLast, let last = channel?.replayable(for: sender) {
+            if subscriber.isQueued {
+                subscriber.invoke(with: last.event)
+            } else {
+                replay = Replay(last.event)
+            }
+        }
+        lock.unlock()
+        return (subscriber, replay)
+    }
+
+    /// Senders are held weakly, so a sender that goes away leaves inert subscribers behind;
+    /// sweep them now and then, amortised over sender watches. The caller holds the lock.
+    private func noteSenderWatch() {
+        senderWatches += 1
+        guard senderWatches >= sweepThreshold else { return }
+        senderWatches = 0
+        var remaining = 0
+        for channel in Array(types.values) + Array(names.values) {
+            for key in Array(channel.bySender.keys) {
+                channel.bySender[key]?.compact()
+                if channel.bySender[key]?.isEmpty ?? true { channel.bySender[key] = nil } else { remaining += 1 }
+            }
+        }
+        for key in Array(senders.keys) {
+            senders[key]?.compact()
+            if senders[key]?.isEmpty ?? true { senders[key] = nil } else { remaining += 1 }
+        }
+        sweepThreshold = max(256, remaining * 2)
+    }
+
+    // MARK: Cancelling
+
+    /// Cancels one subscriber: raise its flag (so no snapshot calls it again), run its hook,
+    /// then let its bucket drop it.
+    func cancel(_ subscriber: Subscriber) {
+        guard subscriber.cancel() else { return }
+        lock.withLock {
+            switch subscriber.topic {
+            case .type(let key):
+                noteCancelled(subscriber, in: channel(forType: key))
+            case .name(let name):
+                if let channel = names[name] {
+                    noteCancelled(subscriber, in: channel)
+                    if channel.isEmpty { names[name] = nil }
+                }
+            case .anyEvent:
+                guard let key = subscriber.senderKey else { return }
+                senders[key]?.noteCancelled(subscriber)
+                if senders[key]?.isEmpty == true { senders[key] = nil }
+            }
+        }
+    }
+
+    private func noteCancelled(_ subscriber: Subscriber, in channel: Channel) {
+        if let key = subscriber.senderKey {
+            channel.bySender[key]?.noteCancelled(subscriber)
+            if channel.bySender[key]?.isEmpty == true { channel.bySender[key] = nil }
+        } else {
+            channel.everyone.noteCancelled(subscriber)
+        }
+    }
+
+    /// Removes subscribers chosen by `collect` (which runs under the lock and empties buckets),
+    /// raising their flags before the lock is released and running their hooks after.
+    func removeAll(_ collect: (BusCore) -> [Subscriber]) {
+        lock.lock()
+        let removed = collect(self).filter { $0.raiseFlag() }
+        lock.unlock()
+        for subscriber in removed { subscriber.finishCancelling() }
+    }
+
+    /// Cancels everything and ignores later triggers and watches.
+    func close() {
+        removeAll { core in
+            core.isClosed = true
+            return core.takeEverything()
+        }
+    }
+
+    /// Empties every bucket, returning what they held; the caller holds the lock.
+    func takeEverything() -> [Subscriber] {
+        var all: [Subscriber] = []
+        for channel in Array(types.values) + Array(names.values) {
+            all += channel.everyone.removeAll()
+            for key in Array(channel.bySender.keys) { all += channel.bySender[key]?.removeAll() ?? [] }
+            channel.bySender = [:]
+        }
+        for key in Array(senders.keys) { all += senders[key]?.removeAll() ?? [] }
+        senders = [:]
+        names = names.filter { $0.value.last != nil }
+        return all
+    }
+
+    // MARK: Inspecting
+
+    /// Live subscriptions with an id of at least `firstID`, in registration order.
+    func liveSubscribers(since firstID: UInt64 = 0) -> [Subscriber] {
+        lock.withLock {
+            var all: [Subscriber] = []
+            for channel in Array(types.values) + Array(names.values) { all += channel.allSubscribers }
+            for bucket in senders.values { all += bucket.subscribers }
+            return all.filter { $0.id >= firstID && $0.isLive }.sorted { $0.id < $1.id }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// Subscribers of one key, in registration order. Cancelled subscribers are dropped lazily,
+/// once they make up half the bucket, so cancelling is amortised O(1) and a snapshot taken
+/// before the compaction simply skips them.
+///
+/// A bucket keyed by a sender also holds that sender, weakly: a trigger checks the identity once
+/// per bucket (not per subscriber), and a bucket whose sender is gone — its address possibly
+/// reused by a new object — is emptied before it is used again.
+struct Bucket {
+    private(set) var subscribers: ContiguousArray<Subscriber> = []
+    private var cancelled = 0
+    private var owner: WeakSender?
+
+    var isEmpty: Bool { subscribers.isEmpty }
+
+    mutating func append(_ subscriber: Subscriber) {
+        subscribers.append(subscriber)
+    }
+
+    /// Records that `subscriber` was cancelled, compacting when worthwhile. The newest
+    /// subscriber going first (short-lived subscriptions) is removed at once.
+    mutating func noteCancelled(_ subscriber: Subscriber) {
+        if subscribers.last === subscriber {
+            subscribers.removeLast()
+            while let last = subscribers.last, last.isCancelled {
+                subscribers.removeLast()
+                cancelled = max(0, cancelled - 1)
+            }
+            if subscribers.isEmpty { cancelled = 0 }
+            return
+        }
+        cancelled += 1
+        if cancelled * 2 >= subscribers.count { compact() }
+    }
+
+    /// Drops cancelled subscribers and those whose sender is gone.
+    mutating func compact() {
+        subscribers.removeAll { !$0.isLive }
+        cancelled = 0
+    }
+
+    /// Makes `sender` the bucket's sender; if the bucket belonged to an object that is gone
+    /// (whose address `sender` now reuses), its inert subscribers are dropped first.
+    mutating func adopt(_ sender: AnyObject) {
+        guard owner?.object !== sender else { return }
+        subscribers.removeAll { $0.isCancelled || $0.sender !== sender }
+        owner = WeakSender(sender)
+        cancelled = 0
+    }
+
+    /// Whether the bucket's subscribers watch `sender` itself (checked by identity), rather
+    /// than a deallocated object that had the same address.
+    @inline(__always)
+    func isOwned(by sender: AnyObject) -> Bool {
+        owner?.object === sender
+    }
+
+    /// Empties the bucket, returning what it held.
+    mutating func removeAll() -> ContiguousArray<Subscriber> {
+        defer {
+            subscribers = []
+            cancelled = 0
+        }
+        return subscribers
+    }
+}
+
+/// A weak reference to a sender, for the last event a channel remembers.
+final class WeakSender: @unchecked Sendable {
+    private(set) weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}
+
+/// Everything a bus knows about one topic (an event type or an event name): subscribers that
+/// take every sender, subscribers keyed by sender identity, and the last event (for replay).
+///
+/// Guarded by the bus lock, hence no dynamic exclusivity checks.
+final class Channel {
+    @exclusivity(unchecked) var everyone = Bucket()
+    @exclusivity(unchecked) var bySender: [ObjectIdentifier: Bucket] = [:]
+    @exclusivity(unchecked) var last: LastEvent?
+    @exclusivity(unchecked) var lastSender: WeakSender?
+    @exclusivity(unchecked) var lastHadSender = false
+
+    var isEmpty: Bool { everyone.isEmpty && bySender.isEmpty && last == nil }
+
+    /// Remembers the event being triggered by `sender` as the one to replay; `store` writes it.
+    @inline(__always)
+    func remember(_ store: (inout LastEvent?) -> Void, from sender: AnyObject?) {
+        store(&last)
+        if let sender {
+            if lastSender?.object !== sender { lastSender = WeakSender(sender) }
+            lastHadSender = true
+        } else {
+            lastHadSender = false
+        }
+    }
+
+    /// The last event, if it may be replayed to a subscription filtering on `sender`.
+    func replayable(for sender: AnyObject?) -> LastEvent? {
+        guard let last else { return nil }
+        guard let sender else { return last }
+        return lastHadSender && lastSender?.object === sender ? last : nil
+    }
+
+    /// Every subscriber of the channel, cancelled or not.
+    var allSubscribers: [Subscriber] {
+        Array(everyone.subscribers) + bySender.values.flatMap(\.subscribers)
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What one thread is delivering right now: a stack of frames, one per bus whose subscribers
+/// this thread is calling. A trigger on a bus that already has a frame here is re-entrant, so
+/// it is queued on that frame and delivered when the current event has reached every
+/// subscriber (breadth-first); a trigger on any other bus is delivered at once.
+///
+/// The state lives in thread-local storage, is only touched by its own thread, and is reached
+/// through a pointer: no reference counting and no exclusivity checks on the hot path.
+struct DeliveryThread {
+    private var depth = 0
+    private var buses: [ObjectIdentifier?] = []
+    private var pending: [[() -> Void]] = []
+
+    /// This thread's delivery state, created on first use and freed when the thread ends.
+    static var current: UnsafeMutablePointer<DeliveryThread> {
+        if let pointer = pthread_getspecific(threadKey) {
+            return pointer.assumingMemoryBound(to: DeliveryThread.self)
+        }
+        let state = UnsafeMutablePointer<DeliveryThread>.allocate(capacity: 1)
+        state.initialize(to: DeliveryThread())
+        pthread_setspecific(threadKey, state)
+        return state
+    }
+
+    /// The frame of `bus` if this thread is delivering one of its events.
+    @inline(__always)
+    func frame(for bus: ObjectIdentifier) -> Int? {
+        var index = 0
+        while index < depth {
+            if buses[index] == bus { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Queues a delivery behind the current one of `frame`.
+    mutating func enqueue(_ delivery: @escaping () -> Void, in frame: Int) {
+        pending[frame].append(delivery)
+    }
+
+    /// Marks this thread as delivering for `bus`; frames are reused, so this rarely allocates.
+    @inline(__always)
+    mutating func push(_ bus: ObjectIdentifier) -> Int {
+        if depth == buses.count {
+            buses.append(nil)
+            pending.append([])
+        }
+        buses[depth] = bus
+        depth += 1
+        return depth - 1
+    }
+
+    /// Runs the deliveries queued on `frame`, including those they queue in turn, then ends the
+    /// frame. Each delivery runs with no access to the state held, since it may trigger again.
+    @inline(__always)
+    static func drainAndPop(_ state: UnsafeMutablePointer<DeliveryThread>, frame: Int) {
+        if !state.pointee.pending[frame].isEmpty {
+            var index = 0
+            while index < state.pointee.pending[frame].count {
+                let delivery = state.pointee.pending[frame][index]
+                index += 1
+                delivery()
+            }
+            state.pointee.pending[frame].removeAll(keepingCapacity: true)
+        }
+        state.pointee.depth -= 1
+        state.pointee.buses[frame] = nil
+    }
+}
+
+#if canImport(Darwin)
+    private typealias KeyDestructor = @convention(c) (UnsafeMutableRawPointer) -> Void
+    private let releaseThread: KeyDestructor = { pointer in
+        let state = pointer.assumingMemoryBound(to: DeliveryThread.self)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+#else
+    private typealias KeyDestructor = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private let releaseThread: KeyDestructor = { pointer in
+        guard let state = pointer?.assumingMemoryBound(to: DeliveryThread.self) else { return }
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+#endif
+
+private let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let result = pthread_key_create(&key, releaseThread)
+    precondition(result == 0, "EventBus: pthread_key_create failed with \(result)")
+    return key
+}()

@@ -1,6 +1,0 @@
-
-/// Placeholder for the EventBus module; its API arrives with its issue.
-public enum EventBusModule {
-    /// The module's name.
-    public static let name = "EventBus"
-}
