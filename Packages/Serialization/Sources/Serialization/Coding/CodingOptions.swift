@@ -32,9 +32,13 @@ public struct CodingOptions: Sendable {
     public enum KeyStrategy: Sendable {
         /// Keys as the type declares them.
         case useDefaultKeys
-        /// `camelCase` properties as `snake_case` keys (`imageURL` → `image_url`), both ways.
+        /// `camelCase` properties as `snake_case` keys (`imageURL` → `image_url`, `URLString` →
+        /// `url_string`), both ways. The keys of a
+        /// `[String: Value]` are data and stay as they are (`JSONEncoder` converts them too, and
+        /// reads them back changed).
         case snakeCase
-        /// Your own mapping from a coding key to a tree key, used both ways.
+        /// Your own mapping from a coding key to a tree key, used both ways (not applied to the
+        /// keys of a `[String: Value]`).
         case custom(@Sendable (String) -> String)
     }
 

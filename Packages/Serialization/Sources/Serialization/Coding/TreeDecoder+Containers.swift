@@ -48,7 +48,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try decoder.unboxDouble(value(key), .key(name(key), node))
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        Float(try decoder.unboxDouble(value(key), .key(name(key), node)))
+        try decoder.unboxFloat(value(key), .key(name(key), node))
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         try decoder.unboxInt(value(key), .key(name(key), node))
@@ -206,7 +206,7 @@ struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: Bool.Type) throws -> Bool { try decoder.unbox(value, as: Bool.self, node: node) }
     func decode(_ type: String.Type) throws -> String { try decoder.unbox(value, as: String.self, node: node) }
     func decode(_ type: Double.Type) throws -> Double { try decoder.unboxDouble(value, node) }
-    func decode(_ type: Float.Type) throws -> Float { Float(try decoder.unboxDouble(value, node)) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.unboxFloat(value, node) }
     func decode(_ type: Int.Type) throws -> Int { try decoder.unboxInt(value, node) }
     func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unboxInteger(value, as: Int8.self, node) }
     func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unboxInteger(value, as: Int16.self, node) }

@@ -69,7 +69,12 @@ final class TreeDecoder: Decoder {
         }
         if T.self == Decimal.self, let decimal = try unboxDecimal(value, node) as? T { return decimal }
         if T.self == KeyValue.self, let tree = value as? T { return tree }
-        if T.self == Float.self, let number = Float(try unboxDouble(value, node)) as? T { return number }
+        if T.self == Float.self, let number = try unboxFloat(value, node) as? T { return number }
+        if !options.keys.isDefault, let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type,
+            let result = try dictionary.decodeEntries(from: value, with: self, node: node) as? T
+        {
+            return result
+        }
         var value = value
         if let versioned = T.self as? any Versioned.Type {
             value = try Migrator.migrate(value, to: versioned, at: node)
@@ -90,7 +95,9 @@ final class TreeDecoder: Decoder {
         switch value {
         case .int(let number): return number
         case .double(let number):
-            guard let integer = Int(exactly: number) else {
+            // An integer literal beyond Int64 parses as a Double; -9223372036854775809 rounds to
+            // exactly -2⁶³, which must not pass as Int.min.
+            guard number > -0x1p63, let integer = Int(exactly: number) else {
                 throw SerializationError.numberOutOfRange(
                     "\(number)", SerializationError.Location(keyPath: node().path))
             }
@@ -115,6 +122,17 @@ final class TreeDecoder: Decoder {
         case .int(let number): return Double(number)
         default: throw mismatch("Double", value, node())
         }
+    }
+
+    /// A `Float`; a finite number beyond `Float`'s range is an error rather than infinity.
+    func unboxFloat(_ value: KeyValue, _ node: @autoclosure () -> PathNode) throws -> Float {
+        let number = try unboxDouble(value, node())
+        let narrowed = Float(number)
+        guard narrowed.isFinite || !number.isFinite else {
+            throw SerializationError.numberOutOfRange(
+                "\(number) for Float", SerializationError.Location(keyPath: node().path))
+        }
+        return narrowed
     }
 
     func unboxDate(_ value: KeyValue, _ node: PathNode) throws -> Date {
@@ -163,7 +181,10 @@ final class TreeDecoder: Decoder {
             }
             return decimal
         case .int(let number): return Decimal(number)
-        case .double(let number): return Decimal(number)
+        case .double(let number):
+            // Decimal(Double) keeps binary noise (0.1 → 0.1000000000000000512); the shortest
+            // decimal that reads back as the same Double is what the writer meant.
+            return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(number)
         default: throw mismatch("Decimal", value, node)
         }
     }

@@ -19,7 +19,7 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         object.set(.double(value), forKey: self.key(key))
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        object.set(.double(Double(value)), forKey: self.key(key))
+        object.set(.double(TreeEncoder.widened(value)), forKey: self.key(key))
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { object.set(.int(value), forKey: self.key(key)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
@@ -82,7 +82,7 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { array.elements.append(.bool(value)) }
     mutating func encode(_ value: String) throws { array.elements.append(.string(value)) }
     mutating func encode(_ value: Double) throws { array.elements.append(.double(value)) }
-    mutating func encode(_ value: Float) throws { array.elements.append(.double(Double(value))) }
+    mutating func encode(_ value: Float) throws { array.elements.append(.double(TreeEncoder.widened(value))) }
     mutating func encode(_ value: Int) throws { array.elements.append(.int(value)) }
     mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
     mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
@@ -137,7 +137,7 @@ struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Bool) throws { store(.bool(value)) }
     mutating func encode(_ value: String) throws { store(.string(value)) }
     mutating func encode(_ value: Double) throws { store(.double(value)) }
-    mutating func encode(_ value: Float) throws { store(.double(Double(value))) }
+    mutating func encode(_ value: Float) throws { store(.double(TreeEncoder.widened(value))) }
     mutating func encode(_ value: Int) throws { store(.int(value)) }
     mutating func encode(_ value: Int8) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
     mutating func encode(_ value: Int16) throws { store(try encoder.boxInteger(value, path: encoder.node)) }

@@ -142,12 +142,15 @@ final class TreeEncoder: Encoder {
         case let uuid as UUID: return .string(uuid.uuidString)
         case let decimal as Decimal: return .string(decimal.description)
         case let tree as KeyValue: return tree
-        case let number as Float: return .double(Double(number))
+        case let number as Float: return .double(Self.widened(number))
         case let number as Int64: return .int(Int(number))
         case let number as Int32: return .int(Int(number))
         case let number as UInt64: return try boxUnsigned(number, path: path)
         case let number as UInt: return try boxUnsigned(UInt64(number), path: path)
         default: break
+        }
+        if !options.keys.isDefault, let dictionary = value as? any StringKeyedDictionaryEncodable {
+            return try dictionary.encodeEntries(with: self, path: path)
         }
         let child = TreeEncoder(options: options, path: path)
         try value.encode(to: child)
@@ -161,6 +164,14 @@ final class TreeEncoder: Encoder {
     static func stamp<V: Versioned>(_ type: V.Type, into tree: inout KeyValue) {
         guard case .object = tree else { return }
         tree[V.versionKey] = V.version.modelVersion.keyValue
+    }
+
+    /// The Double with the Float's shortest decimal: `Float(0.1)` becomes `0.1`, not
+    /// `0.10000000149011612`, so text formats print what the model holds (as JSONEncoder does)
+    /// and narrowing back to Float gives the same Float.
+    static func widened(_ value: Float) -> Double {
+        guard value.isFinite else { return Double(value) }
+        return Double(value.description) ?? Double(value)
     }
 
     func boxDate(_ date: Date, path: PathNode) throws -> KeyValue {

@@ -153,7 +153,11 @@ extension JSONParser {
             guard cursor > digits else { throw error("an exponent must have digits", at: cursor) }
         }
         position = cursor
-        if isInteger && !overflow { return .int(integer) }
+        if isInteger && !overflow {
+            // `-0` is the Double negative zero (as JSONDecoder reads it); it still decodes as Int 0.
+            if negative && integer == 0 { return .double(-0.0) }
+            return .int(integer)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else {
             throw .numberOutOfRange(String(text.prefix(40)), location(at: start))

@@ -37,7 +37,11 @@ extension XMLPropertyListParser {
             return .date(date)
         case "data":
             let text = tag.isEmpty ? "" : try parseText(closing: "data")
-            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+            // Writers wrap base64 in newlines and tabs; empty data is only whitespace, which
+            // corelibs Foundation's base64 decoder refuses.
+            let base64 = text.filter { !$0.isWhitespace }
+            if base64.isEmpty { return .data(Data()) }
+            guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
                 throw error("<data> does not hold base64", at: tag.offset)
             }
             return .data(data)
