@@ -11,7 +11,7 @@ DOCS_DIR     := .build/docs
 
 .DEFAULT_GOAL := help
 .PHONY: help test build test-root test-packages check-manifests lint format bench bench-smoke docs demo clean \
-	fuzz-serialization
+	fuzz-serialization test-templates
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
@@ -43,8 +43,8 @@ format: ## Format all sources in place
 bench: ## Build the benchmarks in release and print the comparison report
 	$(BENCH)
 
-bench-smoke: ## Run every benchmark once (CI): proves each runs, measures nothing
-	$(BENCH) --smoke
+bench-smoke: ## Run every benchmark once in a debug build (CI): proves each runs, measures nothing
+	$(SWIFT) run --package-path Tools/Benchmarks bench --smoke
 
 docs: ## Build DocC documentation for every library into .build/docs
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >/dev/null
@@ -64,7 +64,22 @@ fuzz-serialization: ## Fuzz the Serialization readers with libFuzzer for 60 s (F
 	Packages/Serialization/Fuzz/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 demo: ## Scaffold a demo app with the boiler CLI into a temp folder, build and run it
-	@echo "make demo: arrives with the boiler CLI (issue 11); run 'make test' meanwhile."
+	$(SWIFT) build --product boiler
+	@set -e; folder=$$(mktemp -d); trap 'rm -rf "$$folder"' EXIT; \
+	"$$($(SWIFT) build --show-bin-path)/boiler" new Notes --kit-path "$(CURDIR)" --output "$$folder/Notes" \
+		--no-interactive --no-git; \
+	cd "$$folder/Notes" && $(SWIFT) run Notes
+
+test-templates: ## Scaffold every template (and --packages) with the CLI, then build and test each
+	$(SWIFT) build --product boiler
+	@set -e; boiler="$$($(SWIFT) build --show-bin-path)/boiler"; folder=$$(mktemp -d); \
+	trap 'rm -rf "$$folder"' EXIT; \
+	for args in "App --template app" "Tool --template cli" "Lib --template library" \
+		"Pick --template library --packages Errors,Commands,EventBus,Router"; do \
+		set -- $$args; echo "==> boiler new $$args"; \
+		"$$boiler" new $$args --kit-path "$(CURDIR)" --output "$$folder/$$1" --no-interactive --no-git --quiet; \
+		(cd "$$folder/$$1" && $(SWIFT) build && $(SWIFT) test); \
+	done
 
 clean: ## Remove build products
 	rm -rf .build .build-* Packages/*/.build Tools/Benchmarks/.build
