@@ -13,10 +13,11 @@ let package = Package(
         .library(name: "CommandsTesting", targets: ["CommandsTesting"]),
     ],
     dependencies: [
-        .package(path: "../Errors"),
+        .package(path: "../Errors")
     ],
     targets: [
-        .target(name: "Commands", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .target(
+            name: "Commands", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
         .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: swiftSettings),
         .target(name: "CommandsTesting", dependencies: ["Commands"], swiftSettings: swiftSettings),
         .testTarget(name: "CommandsTestingTests", dependencies: ["CommandsTesting"], swiftSettings: swiftSettings),

@@ -1,0 +1,100 @@
+/// A synchronous change to the model: the only way, besides ``AsyncCommand``, to change it.
+///
+/// A command is a value that carries its input and holds the business logic. The runner hands
+/// it a private copy of the model; if ``execute(_:)`` throws, the copy is dropped and the model
+/// stays exactly as it was.
+///
+/// ```swift
+/// struct AddGroup: Command {
+///     var name: String
+///     func execute(_ model: inout AppModel) throws {
+///         guard !name.isEmpty else { throw MessageError("A group needs a name.") }
+///         model.groups.append(name)
+///     }
+/// }
+/// ```
+public protocol Command<Model>: Sendable {
+    /// The value type this command changes.
+    associatedtype Model: Sendable
+    /// What the command returns to its caller; `Void` unless it says otherwise.
+    associatedtype Result: Sendable = Void
+
+    /// Changes `model`; throw to leave the model untouched.
+    func execute(_ model: inout Model) throws -> Result
+
+    /// The name the journal, middleware and change records use; the type name by default.
+    static var commandName: String { get }
+
+    /// How undo treats this command; ``UndoBehavior/record`` by default.
+    var undoBehavior: UndoBehavior { get }
+
+    /// Whether the runner calls its save hook after this command succeeds; `false` by default.
+    var savesModel: Bool { get }
+}
+
+extension Command {
+    /// The type name, such as `"AddGroup"`.
+    public static var commandName: String { String(describing: Self.self) }
+
+    /// Every change is recorded for undo unless a command says otherwise.
+    public var undoBehavior: UndoBehavior { .record }
+
+    /// Commands do not ask for a save unless they say so.
+    public var savesModel: Bool { false }
+}
+
+/// A change to the model that needs to wait for something (the network, a file, a timer).
+///
+/// The slow part runs concurrently with other commands; only the ``CommandContext/mutate(_:)``
+/// blocks touch the model. They are staged and committed together when ``execute(_:)``
+/// returns, in the order the commands were submitted; if it throws or is cancelled, none of
+/// them is applied.
+///
+/// ```swift
+/// struct RefreshTweets: AsyncCommand {
+///     var screenName: String
+///     func execute(_ context: CommandContext<AppModel>) async throws {
+///         let tweets = try await fetchTweets(screenName)
+///         try await context.mutate { $0.tweets = tweets }
+///     }
+/// }
+/// ```
+public protocol AsyncCommand<Model>: Sendable {
+    /// The value type this command changes.
+    associatedtype Model: Sendable
+    /// What the command returns to its caller; `Void` unless it says otherwise.
+    associatedtype Result: Sendable = Void
+
+    /// Does the slow work and stages changes through `context`.
+    func execute(_ context: CommandContext<Model>) async throws -> Result
+
+    /// The name the journal, middleware and change records use; the type name by default.
+    static var commandName: String { get }
+
+    /// How undo treats this command; ``UndoBehavior/record`` by default.
+    var undoBehavior: UndoBehavior { get }
+
+    /// Whether the runner calls its save hook after this command succeeds; `false` by default.
+    var savesModel: Bool { get }
+}
+
+extension AsyncCommand {
+    /// The type name, such as `"RefreshTweets"`.
+    public static var commandName: String { String(describing: Self.self) }
+
+    /// Every change is recorded for undo unless a command says otherwise.
+    public var undoBehavior: UndoBehavior { .record }
+
+    /// Commands do not ask for a save unless they say so.
+    public var savesModel: Bool { false }
+}
+
+/// The name of any command value: its `commandName` when it is a command, else its type name.
+func commandName(of value: any Sendable) -> String {
+    switch value {
+    case let command as any Command: type(of: command).commandName
+    case let command as any AsyncCommand: type(of: command).commandName
+    case let step as UndoStep: step.description
+    default: String(describing: type(of: value))
+    }
+}

@@ -1,0 +1,45 @@
+extension CommandRunner {
+    /// Replays journal entries on the current model and applies the result as one change.
+    ///
+    /// The change is announced with ``ModelChange/Kind/replay``, is one undo step, and is
+    /// journaled as `"replay"`.
+    /// - Throws: What ``CommandRegistry/replay(_:on:)`` throws; the model is then untouched.
+    public func replay(_ entries: [JournalEntry], using registry: CommandRegistry<Model>) async throws {
+        let name = JournalEntry.ReservedName.replay
+        let begin = measuresTime ? ContinuousClock.now : nil
+        let result = await store.perform(name) { () -> Swift.Result<Void, any Error> in
+            let old = self.store.current
+            do {
+                let new = try registry.replay(entries, on: old)
+                let observers = self.store.commit(new)
+                self.history.record(old: old, name: name, behavior: .record, savesModel: false)
+                self.store.notify(
+                    observers,
+                    of:
+                        ModelChange(command: ReplayedEntries(count: entries.count), kind: .replay, old: old, new: new))
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if measuresTime {
+            let outcome: CommandOutcome
+            switch result {
+            case .success: outcome = .succeeded
+            case .failure(let error): outcome = CommandOutcome(error)
+            }
+            journalBuffer.record(
+                name, name: name, outcome: outcome, duration: begin.map { ContinuousClock.now - $0 } ?? .zero)
+        }
+        try result.get()
+    }
+}
+
+/// The `command` of a change made by ``CommandRunner/replay(_:using:)``.
+public struct ReplayedEntries: Sendable, Hashable, CustomStringConvertible {
+    /// How many journal entries were given to replay.
+    public var count: Int
+
+    /// `"replay of 12 entries"`.
+    public var description: String { "replay of \(count) entries" }
+}

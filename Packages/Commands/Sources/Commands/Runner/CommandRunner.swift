@@ -1,0 +1,108 @@
+import Errors
+
+/// Runs commands against a ``ModelStore``: the only way the model changes.
+///
+/// Sync commands are applied at once and one at a time; async commands do their slow work
+/// concurrently and commit their staged changes in the order they were submitted. Every change
+/// passes through the middleware chain, is recorded for undo and in the journal, is saved when
+/// the command asks for it, and is announced to the store's observers.
+///
+/// ```swift
+/// let store = ModelStore(AppModel())
+/// let runner = CommandRunner(store: store)
+/// try runner.execute(AddGroup(name: "Swift"))
+/// try await runner.run(RefreshTweets(screenName: "swiftlang"))
+/// try await runner.undo()
+/// ```
+public final class CommandRunner<Model: Sendable>: Sendable {
+    /// A persistence hook, called with the new model after commands that ask for a save.
+    public typealias SaveHook = @Sendable (Model) throws -> Void
+
+    /// The store this runner changes.
+    public let store: ModelStore<Model>
+    @usableFromInline let middleware: [any CommandMiddleware<Model>]
+    @usableFromInline let saveHook: SaveHook?
+    @usableFromInline let history: UndoHistory<Model>
+    @usableFromInline let journalBuffer: JournalBuffer
+    let sequencer = CommitSequencer()
+    let inFlight = InFlightCommands()
+    /// Durations are only measured when someone reads them.
+    @usableFromInline let measuresTime: Bool
+    /// Whether undo is on (`undoLimit > 0`), checked before taking the history's lock.
+    @usableFromInline let recordsUndo: Bool
+
+    /// Creates a runner for `store`.
+    /// - Parameters:
+    ///   - store: The store whose model the commands change.
+    ///   - undoLimit: How many undo steps to keep; 0 turns undo off.
+    ///   - journalLimit: How many journal entries to keep; 0 turns the journal off.
+    ///   - middleware: The chain around every command, outermost first.
+    ///   - save: Called with the new model after each successful command whose
+    ///     ``Command/savesModel`` is true; if it throws, the caller gets
+    ///     ``CommandError/saveFailed(command:underlying:)``.
+    public init(
+        store: ModelStore<Model>, undoLimit: Int = 100, journalLimit: Int = 1_000,
+        middleware: [any CommandMiddleware<Model>] = [], save: SaveHook? = nil
+    ) {
+        self.store = store
+        self.middleware = middleware
+        self.saveHook = save
+        self.history = UndoHistory(limit: undoLimit)
+        self.journalBuffer = JournalBuffer(capacity: journalLimit)
+        self.measuresTime = journalLimit > 0 || !middleware.isEmpty
+        self.recordsUndo = undoLimit > 0
+    }
+
+    /// The journal: the most recent commands, oldest first, with their inputs and outcomes.
+    public var journal: [JournalEntry] { journalBuffer.entries() }
+
+    /// Empties the journal.
+    public func clearJournal() {
+        journalBuffer.removeAll()
+    }
+
+    // MARK: - Shared steps
+
+    /// Asks each middleware in turn; the first that throws vetoes the command.
+    @usableFromInline
+    func checkMiddleware(_ info: CommandInfo, model: Model) throws {
+        for link in middleware {
+            do {
+                try link.willRun(info, model: model)
+            } catch {
+                throw CommandError.vetoed(
+                    command: info.name, middleware: String(describing: type(of: link)), reason: error.userMessage)
+            }
+        }
+    }
+
+    /// Records how a command ended: journal, then middleware in reverse order.
+    @inlinable
+    func recordOutcome(
+        _ info: @autoclosure () -> CommandInfo, outcome: @autoclosure () -> CommandOutcome,
+        since start: ContinuousClock.Instant?
+    ) {
+        guard measuresTime else { return }
+        let info = info()
+        let outcome = outcome()
+        let duration = start.map { ContinuousClock.now - $0 } ?? .zero
+        journalBuffer.record(info.command, outcome: outcome, duration: duration)
+        guard !middleware.isEmpty else { return }
+        let model = store.model
+        for link in middleware.reversed() {
+            link.didRun(info, outcome: outcome, duration: duration, model: model)
+        }
+    }
+
+    /// Calls the save hook when `wanted`; returns the error to report, if any.
+    @inlinable
+    func save(_ model: Model, wanted: Bool, name: @autoclosure () -> String) -> CommandError? {
+        guard wanted, let saveHook else { return nil }
+        do {
+            try saveHook(model)
+            return nil
+        } catch {
+            return .saveFailed(command: name(), underlying: error)
+        }
+    }
+}
