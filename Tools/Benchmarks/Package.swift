@@ -3,6 +3,9 @@
 // own package so that users of the kit never download the peers.
 import PackageDescription
 
+/// SwiftPM names a path dependency after its folder, which is whatever the checkout is called.
+let kit = String(Context.packageDirectory.split(separator: "/").dropLast(2).last ?? "boilerplate").lowercased()
+
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v14)],
@@ -19,9 +22,9 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                .product(name: "Boilerplate", package: "main"),
-                .product(name: "StorageSQLite", package: "main"),
-                .product(name: "NetworkingAsyncHTTPClient", package: "main"),
+                .product(name: "Boilerplate", package: kit),
+                .product(name: "StorageSQLite", package: kit),
+                .product(name: "NetworkingAsyncHTTPClient", package: kit),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
