@@ -9,13 +9,14 @@ let package = Package(
     name: "Router",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "Router", targets: ["Router"]),
+        .library(name: "Router", targets: ["Router"])
     ],
     dependencies: [
-        .package(path: "../Errors"),
+        .package(path: "../Errors")
     ],
     targets: [
-        .target(name: "Router", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .target(
+            name: "Router", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
         .testTarget(name: "RouterTests", dependencies: ["Router"], swiftSettings: swiftSettings),
     ]
 )
