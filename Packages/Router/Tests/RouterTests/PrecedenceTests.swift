@@ -61,28 +61,35 @@ struct PrecedenceTests {
     func declining() throws {
         let routes = RouteTable()
         let ran = Recorder<String>()
-        try routes.add(
-            "/users/:name",
-            deciding: { match in
-                ran.append("name")
-                return match.params["name"] == "admin" ? .handled : .declined
-            })
+        try routes.addDeciding("/users/:name") { match in
+            ran.append("name")
+            return match.params["name"] == "admin" ? .handled : .declined
+        }
         try routes.add("/users/*") { _ in ran.append("wildcard") }
-        try routes.add(
-            "/users/me",
-            deciding: { _ in
-                ran.append("me")
-                return .declined
-            })
+        try routes.addDeciding("/users/me") { _ in
+            ran.append("me")
+            return .declined
+        }
         #expect(try routes.navigate(to: "/users/me").route.pattern == "/users/*")
         #expect(ran.values == ["me", "name", "wildcard"])
         #expect(try routes.navigate(to: "/users/admin").route.pattern == "/users/:name")
     }
 
+    @Test("an ordinary handler whose body is a statement is never ambiguous with a deciding one")
+    func statementHandlers() throws {
+        let routes = RouteTable()
+        let ran = Recorder<String>()
+        try routes.add("/items/:id(int)") { match in
+            if let id = match.int("id") { ran.append("item \(id)") }
+        }
+        _ = try routes.navigate(to: "/items/7")
+        #expect(ran.values == ["item 7"])
+    }
+
     @Test("when every candidate declines, navigation throws noMatch naming the nearest route")
     func allDecline() throws {
         let routes = RouteTable()
-        try routes.add("/a/:x", deciding: { _ in .declined })
+        try routes.addDeciding("/a/:x") { _ in .declined }
         let error = routeError { try routes.navigate(to: "/a/b") }
         #expect(error == .noMatch(path: "/a/b", nearest: "/a/:x"))
         #expect(routes.canNavigate(to: "/a/b"), "canNavigate does not ask handlers")

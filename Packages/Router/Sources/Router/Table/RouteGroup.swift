@@ -21,14 +21,15 @@ public struct RouteGroup: Sendable {
         try table.add(join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, handler: handler)
     }
 
-    /// Registers a deciding handler for `prefix + pattern`; see ``RouteTable/add(_:name:scheme:host:replacing:deciding:)``.
+    /// Registers a deciding handler for `prefix + pattern`; see ``RouteTable/addDeciding(_:name:scheme:host:replacing:handler:)``.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
-    public func add(
+    public func addDeciding(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        deciding handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
+        handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
     ) throws -> Route {
-        try table.add(join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, deciding: handler)
+        try table.addDeciding(
+            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, handler: handler)
     }
 
     /// Registers a destination route for `prefix + pattern`; see ``RouteTable/addDestination(_:name:scheme:host:replacing:presentation:build:)``.

@@ -54,15 +54,18 @@ public final class RouteTable: @unchecked Sendable {
     /// Registers a handler that may decline a match, so the next candidate in precedence order runs.
     ///
     /// ```swift
-    /// try routes.add("/users/:name", deciding: { match in
+    /// try routes.addDeciding("/users/:name") { match in
     ///     isKnown(match.params["name"]!) ? .handled : .declined
-    /// })
+    /// }
+    ///
+    /// It has a name of its own, not an `add` overload, so that an ordinary handler written as
+    /// a trailing closure is never ambiguous, whatever its body.
     /// ```
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
-    public func add(
+    public func addDeciding(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        deciding handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
+        handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
     ) throws -> Route {
         try register(pattern, name: name, scheme: scheme, host: host, replacing: replacing, destination: false) {
             .handler(handler)
