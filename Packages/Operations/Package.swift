@@ -9,13 +9,15 @@ let package = Package(
     name: "Operations",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "Operations", targets: ["Operations"]),
+        .library(name: "Operations", targets: ["Operations"])
     ],
     dependencies: [
-        .package(path: "../Errors"),
+        .package(path: "../Errors")
     ],
     targets: [
-        .target(name: "Operations", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
+        .target(
+            name: "Operations", dependencies: [.product(name: "Errors", package: "Errors")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "OperationsTests", dependencies: ["Operations"], swiftSettings: swiftSettings),
     ]
 )

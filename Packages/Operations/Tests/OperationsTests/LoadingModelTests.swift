@@ -1,0 +1,90 @@
+import Testing
+
+@testable import Operations
+
+#if canImport(Observation)
+    import Observation
+#endif
+
+@Suite("LoadingModel and LoadState")
+@MainActor
+struct LoadingModelTests {
+    @Test("a load moves from idle through loading to loaded")
+    func loads() async {
+        let model = LoadingModel(load: { [1, 2] }, isEmpty: { $0.isEmpty })
+        #expect(model.state.name == "idle")
+        let states = model.states
+        await model.load()
+        #expect(model.state.value == [1, 2])
+        var names: [String] = []
+        for await state in states {
+            names.append(state.name)
+            if names.count == 3 { break }
+        }
+        #expect(names == ["idle", "loading", "loaded"])
+    }
+
+    @Test("an empty result gives .empty")
+    func empty() async {
+        let model = LoadingModel(load: { [Int]() }, isEmpty: { $0.isEmpty })
+        await model.load()
+        #expect(model.state.name == "empty")
+    }
+
+    @Test("a failure gives .failed, and retry loads again")
+    func failureThenRetry() async {
+        let flaky = Flaky(failures: 1)
+        let model = LoadingModel(load: { try flaky.call() })
+        await model.load()
+        #expect(model.state.error as? LoginError == .locked(minutes: 1))
+        await model.retry()
+        #expect(model.state.value == 2)
+    }
+
+    @Test("a load while one is under way joins it instead of loading twice")
+    func joinsInFlightLoad() async {
+        let gate = Gate()
+        let gauge = Gauge()
+        let model = LoadingModel(load: {
+            gauge.enter()
+            await gate.wait()
+            return 1
+        })
+        async let first: Void = model.load()
+        await settle { model.state.isLoading }
+        async let second: Void = model.load()
+        gate.open()
+        _ = await (first, second)
+        #expect(gauge.total == 1)
+        #expect(model.state.value == 1)
+    }
+
+    @Test("cancelling a load returns the state to idle")
+    func cancel() async {
+        let model = LoadingModel(load: { () async throws -> Int in
+            while !Task.isCancelled { await Task.yield() }
+            throw CancellationError()
+        })
+        async let load: Void = model.load()
+        await settle { model.state.isLoading }
+        model.cancel()
+        await load
+        #expect(model.state.name == "idle")
+    }
+
+    #if canImport(Observation)
+        @Test("Observation reports state changes")
+        func observation() async throws {
+            guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
+            let model = LoadingModel(load: { "value" })
+            let changed = Locked(false)
+            withObservationTracking {
+                _ = model.state
+            } onChange: {
+                changed.withLock { $0 = true }
+            }
+            await model.load()
+            #expect(changed.withLock { $0 })
+        }
+    #endif
+}
