@@ -62,26 +62,29 @@ extension CommandRunner {
             let present = self.store.current
             let taken = isUndo ? self.history.undo(present: present) : self.history.redo(present: present)
             guard let step = taken else {
-                return .failure(isUndo ? CommandError.nothingToUndo : CommandError.nothingToRedo)
+                let error = isUndo ? CommandError.nothingToUndo : CommandError.nothingToRedo
+                self.journalStep(name, outcome: CommandOutcome(error), since: begin)
+                return .failure(error)
             }
             let observers = self.store.commit(step.snapshot)
             let undoStep = UndoStep(isUndo: isUndo, stepName: step.name)
             let saveError = self.save(step.snapshot, wanted: step.savesModel, name: undoStep.description)
+            // Journaled on the writer, before observers run: the journal lists changes in the
+            // order they were applied.
+            self.journalStep(name, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
             self.store.notify(
                 observers,
                 of:
                     ModelChange(command: undoStep, kind: isUndo ? .undo : .redo, old: present, new: step.snapshot))
             return saveError.map { .failure($0) } ?? .success(())
         }
-        let outcome: CommandOutcome
-        switch result {
-        case .success: outcome = .succeeded
-        case .failure(let error): outcome = CommandOutcome(error)
-        }
-        if measuresTime {
-            journalBuffer.record(
-                name, name: name, outcome: outcome, duration: begin.map { ContinuousClock.now - $0 } ?? .zero)
-        }
         try result.get()
+    }
+
+    /// Journals an undo, redo or replay.
+    func journalStep(_ name: String, outcome: CommandOutcome, since begin: ContinuousClock.Instant?) {
+        guard measuresTime else { return }
+        journalBuffer.record(
+            name, name: name, outcome: outcome, duration: begin.map { ContinuousClock.now - $0 } ?? .zero)
     }
 }

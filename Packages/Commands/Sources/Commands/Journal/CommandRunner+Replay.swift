@@ -13,23 +13,16 @@ extension CommandRunner {
                 let new = try registry.replay(entries, on: old)
                 let observers = self.store.commit(new)
                 self.history.record(old: old, name: name, behavior: .record, savesModel: false)
+                self.journalStep(name, outcome: .succeeded, since: begin)
                 self.store.notify(
                     observers,
                     of:
                         ModelChange(command: ReplayedEntries(count: entries.count), kind: .replay, old: old, new: new))
                 return .success(())
             } catch {
+                self.journalStep(name, outcome: CommandOutcome(error), since: begin)
                 return .failure(error)
             }
-        }
-        if measuresTime {
-            let outcome: CommandOutcome
-            switch result {
-            case .success: outcome = .succeeded
-            case .failure(let error): outcome = CommandOutcome(error)
-            }
-            journalBuffer.record(
-                name, name: name, outcome: outcome, duration: begin.map { ContinuousClock.now - $0 } ?? .zero)
         }
         try result.get()
     }

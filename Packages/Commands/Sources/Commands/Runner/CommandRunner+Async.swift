@@ -19,9 +19,13 @@ extension CommandRunner {
     ) async throws
         -> C.Result where C.Model == Model
     {
-        let (task, handle) = start(command, id: id, cancelsPrevious: cancelsPrevious)
+        let handle = CancelHandle()
         return try await withTaskCancellationHandler {
-            try await task.value
+            try await withCheckedThrowingContinuation { continuation in
+                start(command, id: id, cancelsPrevious: cancelsPrevious, handle: handle) {
+                    continuation.resume(with: $0)
+                }
+            }
         } onCancel: {
             handle.cancel()
         }
@@ -34,11 +38,14 @@ extension CommandRunner {
         _ command: C, id: String? = nil, cancelsPrevious: Bool = false,
         completion: @escaping @MainActor @Sendable (Swift.Result<C.Result, any Error>) -> Void
     ) where C.Model == Model {
-        let (task, _) = start(command, id: id, cancelsPrevious: cancelsPrevious)
-        Task { @MainActor in completion(await task.result) }
+        start(command, id: id, cancelsPrevious: cancelsPrevious, handle: CancelHandle()) { result in
+            Task { @MainActor in completion(result) }
+        }
     }
 
-    /// Cancels the running async commands with `id`. Their changes are not applied.
+    /// Cancels the running async commands with `id`. Their changes are not applied, and their
+    /// callers get ``CommandError/cancelled(command:)`` at once, even when a command's slow part
+    /// ignores cancellation (it goes on in the background, but never commits).
     /// - Returns: How many commands were cancelled.
     @discardableResult
     public func cancel(id: String) -> Int {
@@ -48,28 +55,33 @@ extension CommandRunner {
     /// The ids of the async commands running now.
     public var runningIDs: Set<String> { inFlight.ids }
 
-    /// Submits `command`: checks middleware, takes a commit ticket, starts its task.
+    /// Submits `command`: checks middleware, takes a commit ticket, starts its task, and calls
+    /// `deliver` once with its result (or with ``CommandError/cancelled(command:)`` as soon as
+    /// it is cancelled).
     func start<C: AsyncCommand>(
-        _ command: C, id: String?, cancelsPrevious: Bool
-    )
-        -> (Task<C.Result, any Error>, CancelHandle) where C.Model == Model
-    {
+        _ command: C, id: String?, cancelsPrevious: Bool, handle: CancelHandle,
+        deliver receiver: @escaping @Sendable (Swift.Result<C.Result, any Error>) -> Void
+    ) where C.Model == Model {
         ReadScope.checkNotReading(C.commandName)
         let begin = measuresTime ? ContinuousClock.now : nil
         let info = CommandInfo(command: command, id: id, isAsync: true)
-        let handle = CancelHandle()
+        let deliver = Delivery(receiver)
         if !middleware.isEmpty {
             do {
                 try checkMiddleware(info, model: store.model)
             } catch {
                 recordOutcome(info, outcome: CommandOutcome(error), since: begin)
-                return (Task { throw error }, handle)
+                deliver(.failure(error))
+                return
             }
         }
         let ticket = sequencer.take()
-        // A cancelled command never commits, so it gives up its place in line at once, even if
-        // its slow part ignores cancellation.
-        handle.whenCancelled { [sequencer] in sequencer.finish(ticket) }
+        // A cancelled command never commits, so it gives up its place in line at once, and its
+        // caller hears of it at once, even if its slow part ignores cancellation.
+        handle.whenCancelled { [sequencer] in
+            sequencer.finish(ticket)
+            deliver(.failure(CommandError.cancelled(command: C.commandName)))
+        }
         if let id {
             inFlight.register(id: id, ticket: ticket, cancelsPrevious: cancelsPrevious) { handle.cancel() }
         }
@@ -78,56 +90,56 @@ extension CommandRunner {
                 sequencer.finish(ticket)
                 if let id { inFlight.unregister(id: id, ticket: ticket) }
             }
+            let transaction = Transaction(store: store, name: C.commandName)
+            let result: C.Result
             do {
-                let result = try await complete(command, ticket: ticket, handle: handle)
-                recordOutcome(info, outcome: .succeeded, since: begin)
-                return result
+                result = try await command.execute(CommandContext(transaction: transaction))
+                try Task.checkCancellation()
+                try await sequencer.waitForTurn(ticket)
             } catch {
+                transaction.expire()
                 let cancelled = error is CancellationError || (handle.isCancelled && !(error is CommandError))
                 let error = cancelled ? CommandError.cancelled(command: C.commandName) : error
                 recordOutcome(info, outcome: CommandOutcome(error), since: begin)
-                throw error
+                deliver(.failure(error))
+                return
             }
+            let committed = await commit(command, info: info, transaction: transaction, handle: handle, since: begin)
+            deliver(committed.map { result })
         }
         handle.attach { task.cancel() }
-        return (task, handle)
     }
 
-    /// Runs the command, waits for its turn, and commits its staged changes.
-    private func complete<C: AsyncCommand>(
-        _ command: C, ticket: UInt64, handle: CancelHandle
-    ) async throws
-        -> C.Result where C.Model == Model
-    {
-        let transaction = Transaction(store: store, name: C.commandName)
-        let result: C.Result
-        do {
-            result = try await command.execute(CommandContext(transaction: transaction))
-            try Task.checkCancellation()
-            try await sequencer.waitForTurn(ticket)
-        } catch {
-            transaction.expire()
-            throw error
-        }
-        let committed = await store.perform(C.commandName) { () -> Swift.Result<Void, any Error> in
-            guard !handle.isCancelled else {
+    /// Commits the staged changes on the writer, recording the outcome there too, so the
+    /// journal and middleware see changes in the order they were applied.
+    private func commit<C: AsyncCommand>(
+        _ command: C, info: CommandInfo, transaction: Transaction<Model>, handle: CancelHandle,
+        since begin: ContinuousClock.Instant?
+    ) async -> Swift.Result<Void, any Error> where C.Model == Model {
+        await store.perform(C.commandName) { () -> Swift.Result<Void, any Error> in
+            guard handle.beginCommit() else {
                 transaction.expire()
-                return .failure(CommandError.cancelled(command: C.commandName))
+                let error = CommandError.cancelled(command: C.commandName)
+                self.recordOutcome(info, outcome: CommandOutcome(error), since: begin)
+                return .failure(error)
             }
             do {
-                guard let new = try transaction.finish() else { return .success(()) }
+                guard let new = try transaction.finish() else {
+                    self.recordOutcome(info, outcome: .succeeded, since: begin)
+                    return .success(())
+                }
                 let old = self.store.current
                 let observers = self.store.commit(new)
                 self.history.record(
                     old: old, name: command, behavior: command.undoBehavior, savesModel: command.savesModel)
                 let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
+                self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
                 self.store.notify(observers, of: ModelChange(command: command, old: old, new: new))
                 return saveError.map { .failure($0) } ?? .success(())
             } catch {
+                self.recordOutcome(info, outcome: CommandOutcome(error), since: begin)
                 return .failure(error)
             }
         }
-        try committed.get()
-        return result
     }
 }

@@ -53,7 +53,8 @@ public final class CommandRunner<Model: Sendable>: Sendable {
         self.recordsUndo = undoLimit > 0
     }
 
-    /// The journal: the most recent commands, oldest first, with their inputs and outcomes.
+    /// The journal: the most recent commands, oldest first (in the order their changes were
+    /// applied), with their inputs and outcomes.
     public var journal: [JournalEntry] { journalBuffer.entries() }
 
     /// Empties the journal.

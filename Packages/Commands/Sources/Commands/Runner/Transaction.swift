@@ -1,10 +1,12 @@
+import Foundation
+
 /// The staged changes of one async command (and its children).
 ///
 /// Each `mutate` block runs at once on a draft, so the command sees its own writes, and is
 /// kept. At commit the draft replaces the model if nothing else changed it meanwhile;
 /// otherwise the blocks are replayed, in order, on the current model (a rebase), so no other
 /// command's change is lost.
-final class Transaction<Model: Sendable>: Sendable {
+final class Transaction<Model: Sendable>: @unchecked Sendable {
     typealias Block = @Sendable (inout Model) throws -> Void
 
     struct State {
@@ -23,7 +25,17 @@ final class Transaction<Model: Sendable>: Sendable {
 
     let store: ModelStore<Model>
     let name: String
-    let state = Locked(State())
+    /// Recursive: a `mutate` block runs under the lock (so concurrent children stage one at a
+    /// time) and may read ``model`` itself, as `context.model`.
+    private let lock = NSRecursiveLock()
+    private var _state = State()
+
+    /// Runs `body` with exclusive access to the state.
+    private func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&_state)
+    }
 
     init(store: ModelStore<Model>, name: String) {
         self.store = store
@@ -32,33 +44,34 @@ final class Transaction<Model: Sendable>: Sendable {
 
     /// The model as this command sees it: the draft once it has staged changes.
     var model: Model {
-        state.withLock { $0.draft } ?? store.model
+        withLock { $0.draft } ?? store.model
     }
 
     func mutate<T>(_ block: @escaping @Sendable (inout Model) throws -> T) throws -> T {
-        try state.withLock { state in
-            guard !state.isExpired else { throw CommandError.contextExpired(command: name) }
-            var working: Model
-            if let draft = state.draft {
-                working = draft
-            } else {
-                let (model, version) = store.versionedModel
-                working = model
-                state.baseVersion = version
-            }
-            let result = try block(&working)
-            state.draft = working
-            state.blocks.append { _ = try block(&$0) }
-            return result
+        // Not `withLock`: the block may read `model`, which would overlap an `inout` access.
+        lock.lock()
+        defer { lock.unlock() }
+        guard !_state.isExpired else { throw CommandError.contextExpired(command: name) }
+        var working: Model
+        if let draft = _state.draft {
+            working = draft
+        } else {
+            let (model, version) = store.versionedModel
+            working = model
+            _state.baseVersion = version
         }
+        let result = try block(&working)
+        _state.draft = working
+        _state.blocks.append { _ = try block(&$0) }
+        return result
     }
 
     var savepoint: Savepoint {
-        state.withLock { Savepoint(draft: $0.draft, baseVersion: $0.baseVersion, blockCount: $0.blocks.count) }
+        withLock { Savepoint(draft: $0.draft, baseVersion: $0.baseVersion, blockCount: $0.blocks.count) }
     }
 
     func rollBack(to savepoint: Savepoint) {
-        state.withLock { state in
+        withLock { state in
             state.draft = savepoint.draft
             state.baseVersion = savepoint.baseVersion
             state.blocks.removeLast(state.blocks.count - savepoint.blockCount)
@@ -68,7 +81,7 @@ final class Transaction<Model: Sendable>: Sendable {
     /// Closes the transaction and returns the model to commit, or nil when nothing was staged.
     /// Runs on the writer, so `store.current` and `store.version` cannot change meanwhile.
     func finish() throws -> Model? {
-        let state = self.state.withLock { state in
+        let state = withLock { state in
             state.isExpired = true
             return state
         }
@@ -83,6 +96,6 @@ final class Transaction<Model: Sendable>: Sendable {
     }
 
     func expire() {
-        state.withLock { $0.isExpired = true }
+        withLock { $0.isExpired = true }
     }
 }
