@@ -18,9 +18,20 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        .target(name: "Storage", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: swiftSettings),
-        .target(name: "StorageSQLite", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite"], swiftSettings: swiftSettings),
+        .target(
+            name: "Storage",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
+            ], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageTests", dependencies: ["Storage", "StorageCrashProbe"], swiftSettings: swiftSettings),
+        // The child process of the crash and cross-process tests; the tests find it beside themselves.
+        .executableTarget(name: "StorageCrashProbe", dependencies: ["Storage"], swiftSettings: swiftSettings),
+        .target(
+            name: "StorageSQLite", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageSQLiteTests", dependencies: ["StorageSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,134 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Replaces files atomically: write a temporary sibling, flush it to disk, rename it over the
+/// original, and optionally flush the folder so the rename itself survives a power cut.
+///
+/// A reader — in this process or another — sees either the whole old file or the whole new
+/// one, never a mix, because `rename(2)` within one folder is atomic. A process killed mid-save
+/// leaves at most a temporary file named `.~<name>.<pid>.<random>.tmp`, which
+/// ``removeAbandonedTemporaries(in:)`` deletes once that process is gone.
+enum AtomicFile {
+    /// Whether `name` is one of the store's own files (temporary, lock), never a user key.
+    static func isReserved(name: some StringProtocol) -> Bool { name.hasPrefix(".~") }
+
+    /// Writes `data` to `url` atomically.
+    ///
+    /// - Parameters:
+    ///   - durability: Whether to `fsync` the file and the folder.
+    ///   - attributes: Backup exclusion and file protection to give the new file.
+    /// - Throws: ``StorageError/unwritable(_:underlying:)`` when any step fails; the temporary
+    ///   file is removed and the original is untouched.
+    static func write(
+        _ data: Data, to url: URL, durability: Durability, attributes: FileAttributes = .init()
+    ) throws(StorageError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(
+            ".~\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try writeFile(data, to: temporary, sync: durability != .none)
+            try attributes.apply(to: temporary)
+            try rename(temporary, to: url)
+            if durability == .fileAndFolder { try syncFolder(folder) }
+        } catch {
+            unlink(path: temporary)
+            throw .unwritable(url, underlying: error)
+        }
+    }
+
+    /// Deletes temporary files left in `folder` (recursively) by processes that no longer run.
+    ///
+    /// Temporary files of live processes, this one included, are kept: they may be mid-save.
+    static func removeAbandonedTemporaries(in folder: URL) {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: nil, options: [.skipsPackageDescendants])
+        else { return }
+        let me = getpid()
+        for case let url as URL in enumerator {
+            let name = url.lastPathComponent
+            guard name.hasPrefix(".~"), name.hasSuffix(".tmp") else { continue }
+            let parts = name.dropLast(4).split(separator: ".")
+            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != me else { continue }
+            // kill(pid, 0) probes for a process without signalling it; ESRCH means it is gone.
+            if pid > 0, kill(pid, 0) != 0, errno == ESRCH { unlink(path: url) }
+        }
+    }
+
+    private static func writeFile(_ data: Data, to url: URL, sync: Bool) throws(POSIXError) {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        if descriptor < 0 { throw POSIXError(code(errno)) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            guard var pointer = buffer.baseAddress else { return }
+            var remaining = buffer.count
+            while remaining > 0 {
+                let written = Foundation.write(descriptor, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                remaining -= written
+                pointer += written
+            }
+        }
+        if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure != 0 { throw POSIXError(code(failure)) }
+    }
+
+    private static func rename(_ source: URL, to destination: URL) throws(POSIXError) {
+        let result = source.withUnsafeFileSystemRepresentation { from in
+            destination.withUnsafeFileSystemRepresentation { to -> Int32 in
+                guard let from, let to else { return -1 }
+                return Foundation.rename(from, to)
+            }
+        }
+        if result != 0 { throw POSIXError(code(errno)) }
+    }
+
+    /// Flushes a folder's entries, so a rename inside it is on disk.
+    static func syncFolder(_ folder: URL) throws(POSIXError) {
+        let descriptor = folder.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return open(path, O_RDONLY | O_CLOEXEC)
+        }
+        if descriptor < 0 { throw POSIXError(code(errno)) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 { throw POSIXError(code(errno)) }
+    }
+
+    static func unlink(path url: URL) {
+        _ = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return Foundation.unlink(path)
+        }
+    }
+
+    private static func code(_ number: Int32) -> POSIXErrorCode {
+        POSIXErrorCode(rawValue: number) ?? .EIO
+    }
+}
+
+/// How hard a save works to survive a crash of the machine, not just of the app.
+public enum Durability: Sendable, Hashable {
+    /// Atomic rename only: survives the app crashing or being killed, and is what
+    /// `Data.write(options: .atomic)` does; a power cut may lose the latest save.
+    case none
+    /// `fsync` the new file before the rename (the default): a power cut leaves the old or the
+    /// new contents, never an empty or partial file.
+    case file
+    /// Also `fsync` the folder after the rename, so the new name itself is on disk.
+    case fileAndFolder
+}

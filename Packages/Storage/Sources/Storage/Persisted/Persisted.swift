@@ -1,0 +1,187 @@
+import Foundation
+import Serialization
+
+/// A document kept in one file, loaded over defaults and saved atomically on every update.
+///
+/// BaseModel's `sharedInstance`, made safe: the value is loaded from its save file merged
+/// over the defaults (bundled with the app, or given as a value), so keys added in an app update
+/// get their defaults while saved values win. Every ``update(_:)`` saves before it returns.
+///
+/// ```swift
+/// let prefs = try await Persisted<Settings>(file: "settings.json", in: store, defaults: bundledDefaultsURL)
+/// try await prefs.update { $0.theme = "dark" }
+/// for await settings in prefs.changes { apply(settings) }
+/// ```
+///
+/// Updates are serialised within the process by the actor and across processes by an advisory
+/// lock beside the file; an update first re-reads the file when another process saved it, so no
+/// update is lost. `Versioned` values are migrated as they load. A file that does not decode is
+/// moved aside and reported (``StorageError/corrupt(_:movedTo:underlying:)``), never replaced
+/// by defaults; a file from a newer app version is left alone
+/// (``StorageError/newerVersion(_:underlying:)``).
+public actor Persisted<Value: Codable & Sendable> {
+    /// The current value.
+    public private(set) var value: Value
+
+    /// The store holding the file.
+    public nonisolated let store: FileStore
+    /// The file's key in the store.
+    public nonisolated let key: String
+
+    private let url: URL
+    private let serializer: Serializer?
+    private let defaults: KeyValue?
+    private var identity: FileIdentity?
+    private nonisolated let broadcaster = ChangeBroadcaster<Value>()
+
+    /// Loads `file` from `store` over the defaults read from `defaults` (a bundled file).
+    ///
+    /// - Parameters:
+    ///   - file: The save file's key, such as `"settings.json"`; its extension picks the format.
+    ///   - store: The store holding the save file.
+    ///   - defaults: A file of defaults (any supported format, detected from its bytes), or nil
+    ///     when the save file must exist.
+    ///   - serializer: The serializer for the save file, instead of the one its extension implies.
+    /// - Throws: ``StorageError``: ``StorageError/corrupt(_:movedTo:underlying:)`` for a damaged
+    ///   save file (moved aside), ``StorageError/newerVersion(_:underlying:)``,
+    ///   ``StorageError/noDefaults(_:)`` when there is neither a save file nor defaults.
+    public init(
+        file: String, in store: FileStore, defaults: URL?, using serializer: Serializer? = nil
+    )
+        async throws(StorageError)
+    {
+        var tree: KeyValue?
+        if let defaults {
+            let data = try FileStore.read(defaults)
+            do {
+                tree = try Codec.migrated(try Codec.tree(from: data, at: defaults, using: nil), as: Value.self)
+            } catch {
+                throw .corrupt(defaults, movedTo: nil, underlying: error)
+            }
+        }
+        try self.init(file: file, store: store, defaultsTree: tree, serializer: serializer)
+    }
+
+    /// Loads `file` from `store` over `defaults`.
+    /// - Throws: ``StorageError``, as when loading over a defaults file.
+    public init(
+        file: String, in store: FileStore, defaults: Value, using serializer: Serializer? = nil
+    )
+        async throws(StorageError)
+    {
+        let tree: KeyValue
+        do {
+            tree = try Codec.tree(encoding: defaults)
+        } catch {
+            throw .encodingFailed(try store.url(for: file), underlying: error)
+        }
+        try self.init(file: file, store: store, defaultsTree: tree, serializer: serializer)
+    }
+
+    private init(
+        file: String, store: FileStore, defaultsTree: KeyValue?, serializer: Serializer?
+    )
+        throws(StorageError)
+    {
+        let url = try store.url(for: file)
+        try FileStore.createFolder(url.deletingLastPathComponent())
+        self.store = store
+        self.key = file
+        self.url = url
+        self.serializer = serializer
+        self.defaults = defaultsTree
+        let loaded = try Self.locked(url) { () throws(StorageError) in
+            try Self.load(url: url, store: store, defaults: defaultsTree, serializer: serializer)
+        }
+        self.value = loaded.value
+        self.identity = loaded.identity
+    }
+
+    /// New values, one per ``update(_:)`` or ``reload()`` that produced one.
+    ///
+    /// Each access returns a new stream; it ends when the stream's task is cancelled. Slow
+    /// readers see the newest 64 values.
+    public nonisolated var changes: AsyncStream<Value> { broadcaster.stream() }
+
+    /// Changes the value and saves it before returning.
+    ///
+    /// Holding the file's cross-process lock, the update re-reads the file if another process
+    /// saved it since, applies `body`, and saves atomically. If `body` throws, nothing changes.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or a ``StorageError`` from reading or saving.
+    @discardableResult
+    public func update<Result: Sendable>(_ body: (inout Value) throws -> Result) async throws -> Result {
+        let url = url
+        let (result, newValue, newIdentity) = try FileLock.withLock(for: url) {
+            () throws -> (Result, Value, FileIdentity?) in
+            var current = value
+            let onDisk = FileIdentity.of(url)
+            if onDisk != identity {
+                current = try Self.load(url: url, store: store, defaults: defaults, serializer: serializer).value
+            }
+            let result = try body(&current)
+            let data = try Codec.encode(current, for: url, using: serializer)
+            try AtomicFile.write(data, to: url, durability: store.durability, attributes: store.attributes)
+            return (result, current, FileIdentity.of(url))
+        }
+        value = newValue
+        identity = newIdentity
+        broadcaster.send(newValue)
+        return result
+    }
+
+    /// Reads the file again (another process may have saved it) and publishes the value.
+    /// - Throws: ``StorageError``, as when loading.
+    public func reload() async throws(StorageError) {
+        let loaded = try Self.locked(url) { () throws(StorageError) in
+            try Self.load(url: url, store: store, defaults: defaults, serializer: serializer)
+        }
+        value = loaded.value
+        identity = loaded.identity
+        broadcaster.send(loaded.value)
+    }
+
+    /// Loads the value from disk; call while holding the file's lock.
+    private static func load(
+        url: URL, store: FileStore, defaults: KeyValue?, serializer: Serializer?
+    )
+        throws(StorageError) -> (value: Value, identity: FileIdentity?)
+    {
+        guard let identity = FileIdentity.of(url) else {
+            guard let defaults else { throw .noDefaults(url) }
+            do {
+                return (try Codec.decode(Value.self, from: defaults), nil)
+            } catch {
+                throw .corrupt(url, movedTo: nil, underlying: error)
+            }
+        }
+        let data = try FileStore.read(url)
+        do {
+            let saved = try Codec.migrated(try Codec.tree(from: data, at: url, using: serializer), as: Value.self)
+            var merged = saved
+            if let defaults {
+                merged =
+                    if let custom = Value.self as? any Mergeable.Type {
+                        custom.merge(saved: saved, defaults: defaults)
+                    } else {
+                        KeyLevelMerge.merge(saved: saved, defaults: defaults)
+                    }
+            }
+            return (try Codec.decode(Value.self, from: merged), identity)
+        } catch {
+            throw store.quarantine(url, readAs: identity, failure: error, lockHeld: true)
+        }
+    }
+
+    private static func locked<T>(_ url: URL, _ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        do {
+            return try FileLock.withLock(for: url) { () throws -> T in try body() }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .unwritable(url, underlying: error)
+        }
+    }
+
+    deinit { broadcaster.finish() }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where a ``RecordStore`` keeps its records: one file (``FileRecordBackend``), a SQLite table
+/// (`SQLiteRecordBackend` in the `StorageSQLite` product), or your own.
+///
+/// A backend applies a batch of changes as one transaction: all of them or, when one fails
+/// (inserting an existing id, updating a missing one), none.
+public protocol RecordBackend<Record>: Sendable {
+    /// The records' type.
+    associatedtype Record: Codable & Identifiable & Sendable where Record.ID: Codable & Sendable
+
+    /// Every record, in insertion order.
+    func fetchAll() async throws -> [Record]
+    /// The record with `id`, or nil.
+    func fetch(id: Record.ID) async throws -> Record?
+    /// The number of records.
+    func count() async throws -> Int
+    /// Applies `changes` in order, as one transaction.
+    /// - Throws: ``StorageError/duplicateRecord(id:in:)``, ``StorageError/recordNotFound(id:in:)``,
+    ///   or the backend's own error; then nothing was applied.
+    func apply(_ changes: [RecordChange<Record>]) async throws
+}
+
+/// One change in a batch of record writes.
+public enum RecordChange<Record: Identifiable & Sendable>: Sendable where Record.ID: Sendable {
+    /// Adds a record whose id is not stored yet.
+    case insert(Record)
+    /// Replaces the stored record with the same id.
+    case update(Record)
+    /// Inserts the record, or replaces the stored one with the same id.
+    case save(Record)
+    /// Deletes the record with this id; deleting a missing id does nothing.
+    case delete(Record.ID)
+}
+
+/// Changes collected by ``RecordStore/write(_:)`` and applied as one transaction.
+public struct RecordBatch<Record: Identifiable & Sendable>: Sendable where Record.ID: Sendable {
+    /// The changes so far, in order.
+    public private(set) var changes: [RecordChange<Record>] = []
+
+    /// An empty batch.
+    public init() {}
+
+    /// Adds a record whose id is not stored yet.
+    public mutating func insert(_ record: Record) { changes.append(.insert(record)) }
+    /// Replaces the stored record with the same id.
+    public mutating func update(_ record: Record) { changes.append(.update(record)) }
+    /// Inserts the record, or replaces the stored one with the same id.
+    public mutating func save(_ record: Record) { changes.append(.save(record)) }
+    /// Deletes the record with this id.
+    public mutating func delete(id: Record.ID) { changes.append(.delete(id)) }
+}
+
+/// Canonical text for record ids, used as file-backend keys and SQLite primary keys.
+public enum RecordID {
+    /// `"42"` for `42`, the string itself for a `String`, the UUID string for a `UUID`, and
+    /// compact JSON for any other Codable id.
+    public static func string(for id: some Encodable) -> String {
+        switch id {
+        case let text as String: return text
+        case let uuid as UUID: return uuid.uuidString
+        case let number as any BinaryInteger: return String(describing: number)
+        case let text as any LosslessStringConvertible: return text.description
+        default:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            guard let data = try? encoder.encode(id) else { return String(describing: id) }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

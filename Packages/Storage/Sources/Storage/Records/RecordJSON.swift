@@ -1,0 +1,17 @@
+import Foundation
+import Serialization
+
+/// The JSON encoding record backends share, so a collection moved between backends reads the same.
+package enum RecordJSON {
+    private static let json = Serializer(.json)
+
+    /// The JSON bytes of `value`.
+    package static func data(_ value: some Encodable) throws -> Data {
+        try json.data(value)
+    }
+
+    /// A `Value` decoded from JSON bytes, migrating `Versioned` records.
+    package static func value<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        try json.read(type, from: data)
+    }
+}

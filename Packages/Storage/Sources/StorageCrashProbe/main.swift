@@ -1,0 +1,85 @@
+// A child process for Storage's crash and cross-process tests. Not part of the library.
+//
+//   StorageCrashProbe save-loop <folder> <key>        save ever-larger counters until killed
+//   StorageCrashProbe increment <folder> <key> <n>    n Persisted updates of a shared counter
+//   StorageCrashProbe fill <folder> <key> <bytes>     save under a file-size limit of <bytes>
+import Foundation
+import Storage
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// A value whose every part repeats its counter, so a torn or mixed file cannot pass `isWhole`.
+struct ProbeValue: Codable, Sendable, Equatable {
+    var counter: Int
+    var items: [String]
+
+    init(counter: Int) {
+        self.counter = counter
+        self.items = (0..<256).map { "item \($0) of save \(counter)" }
+    }
+
+    var isWhole: Bool { self == ProbeValue(counter: counter) }
+}
+
+/// The shared counter of the `increment` mode.
+struct ProbeCounter: Codable, Sendable {
+    var count = 0
+    var writers: [String: Int] = [:]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else { fail("usage: StorageCrashProbe save-loop|increment|fill <folder> <key> [n]") }
+let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
+let key = arguments[3]
+
+do {
+    let store = try FileStore(directory: folder)
+    switch arguments[1] {
+    case "save-loop":
+        var counter = (try? store.load(ProbeValue.self, from: key))?.counter ?? 0
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        while true {
+            counter += 1
+            try store.save(ProbeValue(counter: counter), as: key)
+        }
+    case "increment":
+        let times = Int(arguments.count > 4 ? arguments[4] : "") ?? 100
+        let me = String(getpid())
+        let counter = try await Persisted<ProbeCounter>(file: key, in: store, defaults: ProbeCounter())
+        for _ in 0..<times {
+            try await counter.update {
+                $0.count += 1
+                $0.writers[me, default: 0] += 1
+            }
+        }
+        print("done \(await counter.value.count)")
+    case "fill":
+        let limit = Int(arguments.count > 4 ? arguments[4] : "") ?? 4096
+        signal(SIGXFSZ, SIG_IGN)  // report EFBIG instead of dying
+        var rlimit = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+        #if canImport(Glibc)
+            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &rlimit) == 0 else { fail("setrlimit failed") }
+        #else
+            guard setrlimit(RLIMIT_FSIZE, &rlimit) == 0 else { fail("setrlimit failed") }
+        #endif
+        do {
+            try store.save(ProbeValue(counter: 1_000_000), as: key)
+            print("saved")
+        } catch {
+            print("error \(error.code)")
+        }
+    default:
+        fail("unknown mode \(arguments[1])")
+    }
+} catch {
+    fail("error: \(error)")
+}
