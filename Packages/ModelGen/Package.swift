@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ModelGen", targets: ["ModelGen"]),
+        .plugin(name: "ModelGenPlugin", targets: ["ModelGenPlugin"]),
+        .plugin(name: "GenerateModels", targets: ["GenerateModels"]),
     ],
     dependencies: [
         .package(path: "../Errors"),
@@ -18,7 +20,27 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        .target(name: "ModelGen", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Yams", package: "Yams"), .product(name: "Mustache", package: "swift-mustache")], swiftSettings: swiftSettings),
-        .testTarget(name: "ModelGenTests", dependencies: ["ModelGen", .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
+        .target(
+            name: "ModelGen",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ], resources: [.copy("Templates")], swiftSettings: swiftSettings),
+        .executableTarget(name: "modelgen", dependencies: ["ModelGen"], swiftSettings: swiftSettings),
+        .plugin(name: "ModelGenPlugin", capability: .buildTool(), dependencies: ["modelgen"]),
+        .plugin(
+            name: "GenerateModels",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-models",
+                    description: "Generate Swift models from the model designs in the package's targets"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes machine files and creates missing human files")
+                ]),
+            dependencies: ["modelgen"]),
+        .testTarget(
+            name: "ModelGenTests",
+            dependencies: ["ModelGen", .product(name: "Serialization", package: "Serialization")],
+            exclude: ["Golden"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,43 @@
+/// A rendered file, before it is written.
+public struct GeneratedFile: Sendable, Hashable {
+    /// Which of the two files of an entity this is.
+    public enum Kind: Sendable, Hashable {
+        /// `_Entity.swift`: rewritten whenever its content changes.
+        case machine
+        /// `Entity.swift`: created once, never overwritten or deleted.
+        case human
+    }
+
+    /// The file name, such as `_Issue.swift`.
+    public var name: String
+    /// The design entity it was rendered from (empty for a combined machine file).
+    public var entity: String
+    /// Machine or human.
+    public var kind: Kind
+    /// The file's text.
+    public var contents: String
+}
+
+/// What a generation did (or, in a dry run, would do).
+public struct GenerationReport: Sendable, Hashable {
+    /// Machine files written because they were new or their content changed.
+    public var written: [String] = []
+    /// Machine files left alone because their content was already right.
+    public var unchanged: [String] = []
+    /// Human files created because they were missing.
+    public var createdHumanFiles: [String] = []
+    /// Human files that already existed and were left untouched.
+    public var keptHumanFiles: [String] = []
+    /// Machine files in the output folder whose entity is no longer in the design.
+    public var orphans: [String] = []
+    /// Orphans removed because pruning was asked for.
+    public var pruned: [String] = []
+    /// What the design reader and resolver skipped or changed, in words.
+    public var warnings: [String] = []
+
+    /// The number of files written, created or removed: 0 when nothing changed.
+    public var changeCount: Int { written.count + createdHumanFiles.count + pruned.count }
+
+    /// Creates an empty report.
+    public init() {}
+}

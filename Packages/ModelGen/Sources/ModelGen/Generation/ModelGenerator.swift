@@ -1,0 +1,102 @@
+import Foundation
+
+/// Generates Swift value models from a model design.
+///
+/// ```swift
+/// let generator = ModelGenerator(options: GenerationOptions(prunesOrphans: true))
+/// let report = try generator.generate(from: designURL, into: outputFolder)
+/// print(report.written, report.createdHumanFiles, report.warnings)
+/// ```
+///
+/// For each entity it renders a machine file, `_Entity.swift`, written only when its content
+/// changes, and a human file, `Entity.swift`, created when missing and never overwritten or
+/// deleted. The design is read, checked and rendered completely before the first file is
+/// written, so a bad design writes nothing.
+public struct ModelGenerator: Sendable {
+    /// How the generator renders and writes.
+    public var options: GenerationOptions
+
+    /// Creates a generator.
+    public init(options: GenerationOptions = GenerationOptions()) {
+        self.options = options
+    }
+
+    /// Reads, renders and writes the design at `design` into `output`.
+    /// - Parameters:
+    ///   - design: An `.xcdatamodeld`, `.xcdatamodel`, `contents`, `.yaml` or `.json` design.
+    ///   - output: The folder for machine files (created if missing); human files go there too
+    ///     unless ``GenerationOptions/humanDirectory`` says otherwise.
+    /// - Returns: What was written, kept, found orphaned and pruned, with warnings.
+    /// - Throws: ``ModelGenError``; when it throws before writing began, nothing was written.
+    @discardableResult
+    public func generate(from design: URL, into output: URL) throws -> GenerationReport {
+        let model = try ModelDesign.read(from: design)
+        let (files, warnings) = try renderFiles(model, designFile: design.lastPathComponent)
+        var report = try write(files, into: output)
+        report.warnings = warnings
+        return report
+    }
+
+    /// Renders every file of `design` in memory.
+    /// - Parameters:
+    ///   - design: The design, as ``ModelDesign/read(from:)`` returns it or built in code.
+    ///   - designFile: The name generated files credit as their source, such as `Model.xcdatamodeld`.
+    /// - Returns: Machine files then human files, each sorted by name.
+    public func render(_ design: ModelDesign, designFile: String) throws -> [GeneratedFile] {
+        try renderFiles(design, designFile: designFile).files
+    }
+
+    /// The rendered files and the resolver's warnings.
+    func renderFiles(_ design: ModelDesign, designFile: String) throws -> (files: [GeneratedFile], warnings: [String]) {
+        try options.validate()
+        let model = try ModelResolver.resolve(design, file: designFile)
+        let templates = try TemplateSet.load(overrides: options.templateDirectory)
+        let context = RenderContext(model: model, options: options, designFileName: designFile)
+        var machine: [GeneratedFile] = []
+        var human: [GeneratedFile] = []
+        var names: Set<String> = []
+        for entity in model.entities {
+            let values = context.context(for: entity)
+            let machineName = "_\(entity.fileStem).swift"
+            let humanName = "\(entity.fileStem).swift"
+            for name in [machineName, humanName] where !names.insert(name.lowercased()).inserted {
+                throw ModelGenError.duplicateEntity(file: designFile, entity: entity.name)
+            }
+            machine.append(
+                GeneratedFile(
+                    name: machineName, entity: entity.name, kind: .machine,
+                    contents: Self.tidy(try templates.render("machine", values))))
+            if options.createsHumanFiles {
+                human.append(
+                    GeneratedFile(
+                        name: humanName, entity: entity.name, kind: .human,
+                        contents: Self.tidy(try templates.render("human", values))))
+            }
+        }
+        if let single = options.singleFileName {
+            let combined = machine.map(\.contents).joined(separator: "\n")
+            machine = [GeneratedFile(name: single, entity: "", kind: .machine, contents: combined)]
+        }
+        return (machine + human, model.warnings)
+    }
+
+    /// Trailing spaces removed, runs of blank lines collapsed, exactly one final newline: so
+    /// templates can be written for readability without making the output untidy.
+    static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        var blank = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var trimmed = line
+            while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
+            if trimmed.isEmpty {
+                if blank || lines.isEmpty { continue }
+                blank = true
+            } else {
+                blank = false
+            }
+            lines.append(trimmed)
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

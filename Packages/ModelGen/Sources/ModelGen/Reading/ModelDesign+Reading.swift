@@ -1,0 +1,79 @@
+import Foundation
+
+extension ModelDesign {
+    /// Reads a model design from disk.
+    ///
+    /// Accepts an `.xcdatamodeld` bundle (its current version, named by `.xccurrentversion`, or
+    /// the first version by name when that file is absent), an `.xcdatamodel` bundle, its
+    /// `contents` file, or a `.yaml`/`.yml`/`.json` design.
+    /// - Parameter url: The design's file URL.
+    /// - Returns: The design, with warnings for what was skipped.
+    /// - Throws: ``ModelGenError`` naming the file when it cannot be read or is not a model.
+    public static func read(from url: URL) throws -> ModelDesign {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ModelGenError.unreadable(file: path, reason: "no such file or directory")
+        }
+        let name = url.deletingPathExtension().lastPathComponent
+        switch url.pathExtension.lowercased() {
+        case "xcdatamodeld":
+            let version = try currentVersion(of: url)
+            var design = try readXML(at: version.appendingPathComponent("contents"), name: name, file: path)
+            design.name = name
+            return design
+        case "xcdatamodel":
+            return try readXML(at: url.appendingPathComponent("contents"), name: name, file: path)
+        case "yaml", "yml":
+            let text = try String(decoding: contents(of: url), as: UTF8.self)
+            var reader = TreeDesignReader(file: path)
+            return try reader.read(try DesignTree.yaml(text, file: path), name: name)
+        case "json":
+            var reader = TreeDesignReader(file: path)
+            return try reader.read(try DesignTree.json(try contents(of: url), file: path), name: name)
+        default:
+            if url.lastPathComponent == "contents" || url.pathExtension.lowercased() == "xml" {
+                let bundle = url.deletingLastPathComponent().deletingPathExtension().lastPathComponent
+                return try readXML(at: url, name: url.lastPathComponent == "contents" ? bundle : name, file: path)
+            }
+            throw ModelGenError.notAModel(
+                file: path, reason: "expected .xcdatamodeld, .xcdatamodel, contents, .yaml, .yml or .json")
+        }
+    }
+
+    /// The version folder an `.xcdatamodeld` bundle designates as current.
+    static func currentVersion(of bundle: URL) throws -> URL {
+        let marker = bundle.appendingPathComponent(".xccurrentversion")
+        if FileManager.default.fileExists(atPath: marker.path) {
+            let data = try contents(of: marker)
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+            guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
+                throw ModelGenError.notAModel(
+                    file: marker.path, reason: "it has no _XCCurrentVersionName string")
+            }
+            let version = bundle.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: version.path) else {
+                throw ModelGenError.notAModel(
+                    file: bundle.path, reason: "the current version '\(name)' is not in the bundle")
+            }
+            return version
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? []
+        guard let first = entries.filter({ $0.hasSuffix(".xcdatamodel") }).sorted().first else {
+            throw ModelGenError.notAModel(file: bundle.path, reason: "the bundle holds no .xcdatamodel version")
+        }
+        return bundle.appendingPathComponent(first)
+    }
+
+    private static func readXML(at url: URL, name: String, file: String) throws -> ModelDesign {
+        try XMLDesignReader.read(try contents(of: url), name: name, file: file)
+    }
+
+    private static func contents(of url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ModelGenError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}

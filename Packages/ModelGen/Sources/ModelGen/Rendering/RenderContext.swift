@@ -1,0 +1,100 @@
+/// Builds the values templates see (documented in "Writing templates").
+///
+/// Everything is plain dictionaries, arrays, strings and booleans so a Mustache template can
+/// reach every field by name; no logic is left to the template but choosing what to print.
+struct RenderContext {
+    let model: ResolvedModel
+    let options: GenerationOptions
+    let designFileName: String
+
+    var accessPrefix: String {
+        options.accessLevel.isEmpty ? "" : options.accessLevel + " "
+    }
+
+    func context(for entity: ResolvedEntity) -> [String: Any] {
+        var imports = Set(entity.imports).union(options.imports)
+        imports.insert("Foundation")
+        var conformances = ["Codable", "Sendable", "Hashable"]
+        for extra in options.conformances + entity.conformances where !conformances.contains(extra) {
+            conformances.append(extra)
+        }
+        let properties = entity.properties.enumerated().map { offset, property in
+            propertyContext(property, isLast: offset == entity.properties.count - 1)
+        }
+        let coded = entity.properties.filter { !$0.isTransient }
+        let codedContexts = coded.enumerated().map { offset, property in
+            propertyContext(property, isLast: offset == coded.count - 1)
+        }
+        let cases = entity.cases.enumerated().map { offset, enumCase -> [String: Any] in
+            [
+                "key": enumCase.key, "keyLiteral": SwiftNames.literal(enumCase.key), "swiftName": enumCase.swiftName,
+                "rawValue": enumCase.rawValue ?? "", "hasRawValue": enumCase.rawValue != nil,
+                "associatedType": enumCase.associatedType ?? "", "hasAssociatedType": enumCase.associatedType != nil,
+                "isLast": offset == entity.cases.count - 1,
+            ]
+        }
+        var rawType = ""
+        if case .rawEnum(let type) = entity.kind { rawType = type }
+        let entityContext: [String: Any] = [
+            "name": entity.name, "typeName": entity.typeName, "fileStem": entity.fileStem,
+            "isStruct": entity.kind == .structure, "isEnum": entity.kind != .structure,
+            "isRawEnum": !rawType.isEmpty, "rawType": rawType,
+            "isAssociatedEnum": entity.kind == .associatedEnum,
+            "isAbstract": entity.isAbstract, "hasParent": entity.parent != nil, "parent": entity.parent ?? "",
+            "modelVersionHash": entity.modelVersionHash,
+            "properties": properties, "hasProperties": !properties.isEmpty,
+            "codedProperties": codedContexts, "hasCodedProperties": !coded.isEmpty,
+            "hasTransientProperties": coded.count != entity.properties.count,
+            "cases": cases, "hasCases": !cases.isEmpty,
+            "conformances": conformances.joined(separator: ", "),
+        ]
+        return [
+            "entity": entityContext,
+            "model": ["name": model.name, "file": designFileName],
+            "imports": imports.sorted().map { ["name": $0] },
+            "access": accessPrefix,
+            "accessLevel": options.accessLevel,
+            "vars": options.templateVariables,
+            "generator": "ModelGen",
+        ]
+    }
+
+    private func propertyContext(_ property: ResolvedProperty, isLast: Bool) -> [String: Any] {
+        let info = property.relationship
+        let initDefault = property.defaultValue ?? (property.isOptional ? "nil" : nil)
+        let decodeExpression: String
+        let key = "forKey: .\(property.swiftName)"
+        if let fallback = property.defaultValue {
+            decodeExpression = "try container.decodeIfPresent(\(property.baseType).self, \(key)) ?? \(fallback)"
+        } else if property.isOptional {
+            decodeExpression = "try container.decodeIfPresent(\(property.baseType).self, \(key))"
+        } else {
+            decodeExpression = "try container.decode(\(property.baseType).self, \(key))"
+        }
+        var summary: String
+        if let info {
+            let what = info.isReference ? "identifier" : "value"
+            summary =
+                info.isToMany
+                ? "The \(info.isOrdered ? "ordered " : "")\(what)s of the '\(property.key)' relationship to \(info.destination)."
+                : "The \(what) of the '\(property.key)' relationship to \(info.destination)."
+        } else {
+            summary = "The '\(property.key)' attribute."
+        }
+        if property.isTransient { summary += " Transient: not encoded." }
+        if let inherited = property.inheritedFrom { summary += " Inherited from \(inherited)." }
+        return [
+            "key": property.key, "keyLiteral": SwiftNames.literal(property.key), "swiftName": property.swiftName,
+            "type": property.type, "baseType": property.baseType, "isOptional": property.isOptional,
+            "isImmutable": property.isImmutable, "keyword": property.isImmutable ? "let" : "var",
+            "isTransient": property.isTransient, "hasDefault": property.defaultValue != nil,
+            "defaultValue": property.defaultValue ?? "", "hasInitDefault": initDefault != nil,
+            "initDefault": initDefault ?? "", "decodeExpression": decodeExpression,
+            "isAttribute": info == nil, "isRelationship": info != nil, "isToMany": info?.isToMany ?? false,
+            "isOrdered": info?.isOrdered ?? false, "isReference": info?.isReference ?? false,
+            "destination": info?.destination ?? "", "inverse": info?.inverse ?? "",
+            "isInherited": property.inheritedFrom != nil, "inheritedFrom": property.inheritedFrom ?? "",
+            "summary": summary, "isLast": isLast,
+        ]
+    }
+}

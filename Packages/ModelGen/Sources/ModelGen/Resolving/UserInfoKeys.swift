@@ -1,0 +1,65 @@
+/// The user-info keys ModelGen understands, with the spellings Spot (`State.*`) and mogenerator used.
+enum UserInfoKey: CaseIterable {
+    case ignore, immutable, type, enumeration, rawType, rawValue, defaultExpression, imports, reference, identifier
+    case typeName, conformances
+
+    /// Spellings in order of precedence: ours first.
+    var spellings: [String] {
+        switch self {
+        case .ignore: ["boiler.ignore", "mogenerator.ignore", "State.Ignore"]
+        case .immutable: ["boiler.immutable", "State.Immutable", "mogenerator.readonly"]
+        case .type: ["boiler.type", "State.Type", "attributeValueScalarType", "attributeValueClassName"]
+        case .enumeration: ["boiler.enum", "State.Enum"]
+        case .rawType: ["boiler.rawType", "State.Type"]
+        case .rawValue: ["boiler.rawValue", "State.Value"]
+        case .defaultExpression: ["boiler.default", "State.Value"]
+        case .imports: ["boiler.import", "State.Import"]
+        case .reference: ["boiler.reference"]
+        case .identifier: ["boiler.identifier"]
+        case .typeName: ["boiler.typeName"]
+        case .conformances: ["boiler.conformances"]
+        }
+    }
+
+    /// Keys from Spot and mogenerator that have no meaning for value types; they draw a warning.
+    static let unsupported: Set<String> = [
+        "State.Protocol", "State.Func", "State.ProtocolRequirementType", "State.CompositionType", "State.Dissolve",
+        "mogenerator.customBaseClass",
+    ]
+
+    /// Namespaces whose unknown keys draw a warning (other keys are the user's own data).
+    static let namespaces = ["boiler.", "State.", "mogenerator."]
+
+    /// Every spelling ModelGen reads.
+    static let known: Set<String> = Set(allCases.flatMap(\.spellings))
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// The value of the first spelling of `key` present.
+    subscript(option key: UserInfoKey) -> String? {
+        for spelling in key.spellings {
+            if let value = self[spelling] { return value }
+        }
+        return nil
+    }
+
+    /// Whether `key` is set to a true value (`YES`, `true`, `1`); mogenerator's `ignore` counts when present.
+    func isOn(_ key: UserInfoKey) -> Bool {
+        if key == .ignore, self["mogenerator.ignore"] != nil { return true }
+        guard let value = self[option: key]?.lowercased() else { return false }
+        return ["yes", "true", "1", "on"].contains(value)
+    }
+
+    /// Warnings for keys in our namespaces that ModelGen does not use.
+    func unknownKeyWarnings(at place: String) -> [String] {
+        keys.sorted().compactMap { key in
+            if UserInfoKey.unsupported.contains(key) {
+                return "User-info key '\(key)' on \(place) is not supported for value types; ignored."
+            }
+            if !UserInfoKey.known.contains(key), UserInfoKey.namespaces.contains(where: { key.hasPrefix($0) }) {
+                return "Unknown user-info key '\(key)' on \(place); ignored."
+            }
+            return nil
+        }
+    }
+}

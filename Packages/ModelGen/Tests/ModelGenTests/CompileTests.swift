@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import ModelGen
+
+/// The generated code compiles and round-trips through Serialization: every design's output
+/// goes into a scratch SwiftPM package (one target per design, beside a stub `UIKit` module and
+/// stubs for the user types the designs name) that depends on Packages/Serialization, and
+/// `swift build` builds it along with a `roundtrip` executable that encodes and decodes values.
+///
+/// It is slow (one build for all designs). The scratch package lives in the temporary folder
+/// under a fixed name so reruns reuse its build. Set `MODELGEN_SKIP_COMPILE=1` to skip it
+/// while iterating.
+@Suite("Generated code compiles", .serialized)
+struct CompileTests {
+    static var skipped: Bool { ProcessInfo.processInfo.environment["MODELGEN_SKIP_COMPILE"] == "1" }
+
+    static let stubs: [String: String] = [
+        "Mogenerator": "public enum Gender: Int16, Codable, Sendable, Hashable { case unknown = 0, female, male }\n",
+        "SwiftGen": """
+        public struct CustomArray: Codable, Sendable, Hashable { public var items: [String] }
+        public struct CustomPolyline: Codable, Sendable, Hashable { public var points: [Double] }
+
+        """,
+    ]
+
+    @Test("every design's output builds and round-trips in a scratch package", .enabled(if: !skipped))
+    func compiles() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-compile-check")
+        let sources = root.appendingPathComponent("Sources")
+        Fixtures.remove(sources)
+        try Fixtures.write(Self.manifest, to: "Package.swift", in: root)
+        try Fixtures.write(
+            "public struct UIColor: Codable, Sendable, Hashable {\n    public var hex: String\n"
+                + "    public init(hex: String) { self.hex = hex }\n}\n", to: "UIColor.swift",
+            in: sources.appendingPathComponent("UIKit"))
+        for fixture in Fixtures.all {
+            let folder = sources.appendingPathComponent(fixture.module)
+            try ModelGenerator().generate(from: fixture.url, into: folder)
+            if let stub = Self.stubs[fixture.module] { try Fixtures.write(stub, to: "Stubs.swift", in: folder) }
+        }
+        try Fixtures.write(Self.roundTrip, to: "main.swift", in: sources.appendingPathComponent("roundtrip"))
+
+        let build = try run(["swift", "build", "--package-path", root.path], in: root)
+        #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(6000))")
+        guard build.status == 0 else { return }
+        let trip = try run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
+        #expect(trip.status == 0, "round trip failed:\n\(trip.output)")
+        #expect(trip.output.contains("round-trip OK"))
+    }
+
+    private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    static var manifest: String {
+        let serialization = Fixtures.repositoryRoot.appendingPathComponent("Packages/Serialization").path
+        let modules = Fixtures.all.map { "\"\($0.module)\"" }.joined(separator: ", ")
+        return """
+            // swift-tools-version: 6.0
+            // Written by ModelGen's CompileTests: generated models built against Serialization.
+            import PackageDescription
+
+            let designs = [\(modules)]
+            let serialization = Target.Dependency.product(name: "Serialization", package: "Serialization")
+            let package = Package(
+                name: "ModelGenCompileCheck",
+                platforms: [.macOS(.v13), .iOS(.v16)],
+                dependencies: [.package(path: "\(serialization)")],
+                targets: [.target(name: "UIKit")]
+                    + designs.map { .target(name: $0, dependencies: ["UIKit", serialization]) }
+                    + [.executableTarget(name: "roundtrip", dependencies: designs.map { .target(name: $0) } + [serialization])]
+            )
+
+            """
+    }
+
+    static let roundTrip = """
+        // Encodes and decodes generated values through Serialization and checks they come back equal.
+        import Foundation
+        import Mogenerator
+        import MogenSwift
+        import Serialization
+        import Spot
+        import SwiftGen
+        import TSBoilerplate
+
+        var failures = 0
+        func roundTrips<T: Codable & Equatable>(_ value: T, _ label: String) -> Bool {
+            do {
+                let json = Serializer(.json)
+                let back = try json.read(T.self, from: try json.data(value))
+                if back == value { return true }
+                print("mismatch: \\(label)")
+            } catch {
+                print("error: \\(label): \\(error)")
+            }
+            return false
+        }
+        @MainActor func check<T: Codable & Equatable>(_ value: T, _ label: String) {
+            if !roundTrips(value, label) { failures += 1 }
+        }
+
+        let date = Date(timeIntervalSince1970: 1_000_000)
+        let book = TSBoilerplate.Book(author: "Ann", blurb: nil, price: "9", title: "Tides")
+        check(book, "Book")
+        if let tree = try? Serializer(.json).tree(book) {
+            if tree["model_version"] != .int(TSBoilerplate.Book.version) {
+                print("mismatch: Book is not stamped with its version")
+                failures += 1
+            }
+        }
+        check(
+            Mogenerator.Parent(
+                age: 40, gender: .female, humanName: "Ann", myDate: date, myDecimal: Decimal(string: "12.5"),
+                myFloat: 1.5, myInt16Transient: 3, myInt64: 1 << 40, myString: "s",
+                children: [Mogenerator.Child(gender: .male, childName: "Bo")]),
+            "Parent")
+        check(MogenSwift.UnorderedToManySrc(tag: 1, relationship: [MogenSwift.UnorderedToManyDst(tag: 2)]), "Src")
+        check(Spot.TestDefaults(), "TestDefaults")
+        check([Spot.Gender.female, Spot.Gender.male], "Gender")
+        check(Spot.TestRegEnum.hot(1.5), "TestRegEnum")
+        check(Spot.TestAssociatedEnum.decodableToOneType(Spot.Employee(name: "E", title: nil)), "TestAssociatedEnum")
+        check(Spot.TestCollections(arrayOfStrings: ["a"], dicOfInts: ["a": 1], setOfStrings: ["s"]), "TestCollections")
+        check(
+            SwiftGen.MainEntity(
+                boolean: true, date: date, string: "s", uri: URL(string: "https://example.com"),
+                uuid: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), oneToOne: "secondary-1"),
+            "MainEntity")
+        if failures > 0 { exit(1) }
+        print("round-trip OK")
+
+        """
+}
