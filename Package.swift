@@ -29,11 +29,26 @@ struct Module {
     var testDependencies: [Dep] = []
     var hasTests = true
     var resources: [Resource]? = nil
+    /// Files in the test folder that are not sources (golden files read at run time).
+    var testExclude: [String] = []
+    /// Whether users see it as a product; tools and test helpers are internal.
+    var isProduct = true
 }
 
-func package(_ name: String, _ dependencies: [Dep] = [], tests: [Dep] = [], resources: [Resource]? = nil) -> Module {
+func package(
+    _ name: String, _ dependencies: [Dep] = [], tests: [Dep] = [], resources: [Resource]? = nil,
+    testExclude: [String] = []
+) -> Module {
     Module(
-        name: name, home: "Packages/\(name)", dependencies: dependencies, testDependencies: tests, resources: resources)
+        name: name, home: "Packages/\(name)", dependencies: dependencies, testDependencies: tests,
+        resources: resources, testExclude: testExclude)
+}
+
+/// An executable inside a package that users do not depend on (a plugin's tool, a test's child process).
+func tool(_ name: String, in package: String, _ dependencies: [Dep]) -> Module {
+    Module(
+        name: name, home: "Packages/\(package)", kind: .executable, dependencies: dependencies, hasTests: false,
+        isProduct: false)
 }
 
 func addOn(_ name: String, in package: String, _ dependencies: [Dep], tests: [Dep] = []) -> Module {
@@ -60,14 +75,40 @@ let modules: [Module] = [
     package("Router", [.module("Errors")]),
     package("Serialization", [.module("Errors")]),
     addOn("SerializationYAML", in: "Serialization", [.module("Serialization"), yams]),
-    package("ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization")]),
-    package("Storage", [.module("Errors"), .module("Serialization")]),
-    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb]),
+    package(
+        "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization")],
+        resources: [.copy("Templates")], testExclude: ["Golden"]),
+    tool("modelgen", in: "ModelGen", [.module("ModelGen")]),
+    package("Storage", [.module("Errors"), .module("Serialization")], tests: [.module("StorageCrashProbe")]),
+    tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
+    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
     addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient], tests: [flyingFox]),
     Module(name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox]),
     Module(
-        name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("ModelGen"), argumentParser]),
+        name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
+    Module(
+        name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("BoilerCLI")], hasTests: false),
+]
+
+/// SwiftPM plugins: ModelGen's build-tool plugin and its `generate-models` command.
+struct Plugin {
+    let name: String
+    let home: String
+    let capability: Target.PluginCapability
+    let tools: [String]
+}
+
+let plugins: [Plugin] = [
+    Plugin(name: "ModelGenPlugin", home: "Packages/ModelGen", capability: .buildTool(), tools: ["modelgen"]),
+    Plugin(
+        name: "GenerateModels", home: "Packages/ModelGen",
+        capability: .command(
+            intent: .custom(
+                verb: "generate-models",
+                description: "Generate Swift models from the model designs in the package's targets"),
+            permissions: [.writeToPackageDirectory(reason: "Writes machine files and creates missing human files")]),
+        tools: ["modelgen"]),
 ]
 
 let swiftSettings: [SwiftSetting] = [
@@ -77,12 +118,12 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "Boilerplate",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
-    products: modules.map { module in
+    products: modules.filter(\.isProduct).map { module in
         switch module.kind {
         case .library: .library(name: module.name, targets: [module.name])
         case .executable: .executable(name: module.name, targets: [module.name])
         }
-    },
+    } + plugins.map { .plugin(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -91,24 +132,36 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
-    targets: modules.flatMap { module -> [Target] in
-        let source: Target
-        switch module.kind {
-        case .library:
-            source = .target(
-                name: module.name, dependencies: module.dependencies.map(\.target),
-                path: "\(module.home)/Sources/\(module.name)", resources: module.resources,
-                swiftSettings: swiftSettings)
-        case .executable:
-            source = .executableTarget(
-                name: module.name, dependencies: module.dependencies.map(\.target),
-                path: "\(module.home)/Sources/\(module.name)", swiftSettings: swiftSettings)
+    targets: [
+        // End-to-end tests of the CLI: they run the built `boiler` and build what it generates.
+        .testTarget(
+            name: "EndToEndTests", dependencies: [.target(name: "boiler")], path: "Tests/EndToEndTests",
+            swiftSettings: swiftSettings)
+    ]
+        + plugins.map { plugin in
+            .plugin(
+                name: plugin.name, capability: plugin.capability, dependencies: plugin.tools.map { .target(name: $0) },
+                path: "\(plugin.home)/Plugins/\(plugin.name)")
         }
-        guard module.hasTests else { return [source] }
-        let tests = Target.testTarget(
-            name: "\(module.name)Tests",
-            dependencies: [.target(name: module.name)] + module.testDependencies.map(\.target),
-            path: "\(module.home)/Tests/\(module.name)Tests", swiftSettings: swiftSettings)
-        return [source, tests]
-    }
+        + modules.flatMap { module -> [Target] in
+            let source: Target
+            switch module.kind {
+            case .library:
+                source = .target(
+                    name: module.name, dependencies: module.dependencies.map(\.target),
+                    path: "\(module.home)/Sources/\(module.name)", resources: module.resources,
+                    swiftSettings: swiftSettings)
+            case .executable:
+                source = .executableTarget(
+                    name: module.name, dependencies: module.dependencies.map(\.target),
+                    path: "\(module.home)/Sources/\(module.name)", swiftSettings: swiftSettings)
+            }
+            guard module.hasTests else { return [source] }
+            let tests = Target.testTarget(
+                name: "\(module.name)Tests",
+                dependencies: [.target(name: module.name)] + module.testDependencies.map(\.target),
+                path: "\(module.home)/Tests/\(module.name)Tests", exclude: module.testExclude,
+                swiftSettings: swiftSettings)
+            return [source, tests]
+        }
 )

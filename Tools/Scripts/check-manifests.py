@@ -17,11 +17,14 @@ SCRATCH = os.path.join(tempfile.gettempdir(), "boilerplate-manifest-check")
 
 
 def dump(package_dir):
-    out = subprocess.run(
-        ["swift", "package", "--package-path", package_dir, "--scratch-path", os.path.join(SCRATCH, os.path.basename(package_dir) or "root"), "dump-package"],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    return json.loads(out)
+    command = [
+        "swift", "package", "--package-path", package_dir,
+        "--scratch-path", os.path.join(SCRATCH, os.path.basename(package_dir) or "root"), "dump-package",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"Cannot read the manifest in {package_dir}:\n{result.stderr}")
+    return json.loads(result.stdout)
 
 
 def default_path(target):

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Runs the `boiler` binary built beside this test bundle, or any other program.
+struct BoilerProcess {
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    /// The repository root: this file is `Tests/EndToEndTests/BoilerProcess.swift`.
+    static let kitRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `boiler`, next to the test bundle in the build products folder.
+    static var boiler: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("boiler")
+    }
+
+    static func boiler(_ arguments: [String], in folder: URL) throws -> Result {
+        try run(boiler, arguments, in: folder)
+    }
+
+    static func run(_ program: URL, _ arguments: [String], in folder: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    static func swift(_ arguments: [String], in folder: URL) throws -> Result {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + arguments, in: folder)
+    }
+}
+
+/// A fresh folder under the system temp directory.
+struct ScratchFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("boiler-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@Suite("boiler new, end to end", .serialized)
+struct NewProjectTests {
+    @Test("a library on two kit packages builds and passes its own tests on the first try")
+    func libraryWithTwoPackages() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let project = scratch.url.appendingPathComponent("Shop")
+        let made = try BoilerProcess.boiler(
+            [
+                "new", "shop", "--template", "library", "--packages", "Errors,Router",
+                "--kit-path", BoilerProcess.kitRoot.path, "--output", project.path, "--no-git", "--no-interactive",
+            ], in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        #expect(made.output.contains("✓ Created library project Shop"))
+        #expect(made.output.contains("swift test"))
+        let build = try BoilerProcess.swift(["build"], in: project)
+        #expect(build.status == 0, "\(build.output)")
+        let test = try BoilerProcess.swift(["test"], in: project)
+        #expect(test.status == 0, "\(test.output)")
+        #expect(test.output.contains("passed"))
+    }
+
+    @Test("the app template builds, passes its tests and runs; parts added later build and pass too")
+    func appTemplate() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let project = scratch.url.appendingPathComponent("Notes")
+        let made = try BoilerProcess.boiler(
+            ["new", "Notes", "--kit-path", BoilerProcess.kitRoot.path, "--output", project.path, "--no-interactive"],
+            in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent(".git").path))
+        let test = try BoilerProcess.swift(["test"], in: project)
+        #expect(test.status == 0, "\(test.output)")
+        let run = try BoilerProcess.swift(["run", "Notes"], in: project)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("Showing note(0)"))
+        #expect(run.output.contains("Notes has 1 note(s); the activity log saw 1 change(s)."))
+
+        for (kind, name) in [("command", "ArchiveNote"), ("route", "Settings"), ("service", "Sync"), ("model", "Tag")] {
+            let added = try BoilerProcess.boiler(["add", kind, name, "--project", project.path], in: scratch.url)
+            #expect(added.status == 0, "\(added.output)")
+        }
+        let again = try BoilerProcess.boiler(
+            ["add", "command", "ArchiveNote", "--project", project.path], in: scratch.url)
+        #expect(again.status == 73)
+        let retest = try BoilerProcess.swift(["test"], in: project)
+        #expect(retest.status == 0, "\(retest.output)")
+    }
+
+    @Test("a name that collides with a kit module is refused with exit code 64 and nothing is written")
+    func reservedName() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try BoilerProcess.boiler(["new", "Router", "--no-interactive"], in: scratch.url)
+        #expect(result.status == 64)
+        #expect(result.output.contains("'Router' would collide with the module Router"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty)
+    }
+
+    @Test("a folder holding files the project would write exits 73 and is left untouched")
+    func conflictExitCode() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let readme = scratch.url.appendingPathComponent("README.md")
+        try Data("mine".utf8).write(to: readme)
+        let result = try BoilerProcess.boiler(
+            ["new", "Notes", "--output", scratch.url.path, "--no-interactive", "--no-git"], in: scratch.url)
+        #expect(result.status == 73)
+        #expect(result.output.contains("README.md"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["README.md"])
+        #expect(try String(contentsOf: readme, encoding: .utf8) == "mine")
+    }
+
+    @Test("--dry-run lists the plan and writes nothing")
+    func dryRun() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try BoilerProcess.boiler(
+            ["new", "Notes", "--template", "library", "--dry-run", "--no-interactive"], in: scratch.url)
+        #expect(result.status == 0)
+        #expect(result.output.contains("write Package.swift"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty)
+    }
+
+    @Test("templates --json lists every template")
+    func templatesJSON() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try BoilerProcess.boiler(["templates", "--json"], in: scratch.url)
+        #expect(result.status == 0)
+        let entries = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]]
+        #expect(entries?.compactMap { $0["name"] } == ["app", "cli", "library"])
+    }
+}

@@ -1,0 +1,51 @@
+import Errors
+import Foundation
+
+/// What can go wrong while scaffolding, and the exit code each failure ends the CLI with.
+public enum BoilerError: AppError, Equatable {
+    /// The project name cannot become a Swift module name.
+    case invalidName(String, reason: String)
+    /// The project name is taken by Swift, Foundation, a test framework or one of the kit's modules.
+    case reservedName(String, module: String, suggestion: String)
+    /// An option's value is not one the CLI understands.
+    case invalidOption(String, value: String, expected: String)
+    /// The output folder already holds files the plan would write.
+    case conflicts(folder: String, paths: [String])
+    /// The folder is not a project made by `boiler new`.
+    case notAProject(folder: String)
+    /// Writing the project failed; nothing was left behind.
+    case writeFailed(path: String, reason: String)
+    /// A command the CLI ran (git, swift) failed.
+    case commandFailed(command: String, status: Int32, output: String)
+
+    /// What went wrong, in words a user can act on.
+    public var message: String {
+        switch self {
+        case .invalidName(let name, let reason):
+            "'\(name)' cannot be a project name: \(reason)"
+        case .reservedName(let name, let module, let suggestion):
+            "'\(name)' would collide with the module \(module). Pick another name, such as '\(suggestion)'."
+        case .invalidOption(let option, let value, let expected):
+            "--\(option) '\(value)' is not valid: expected \(expected)."
+        case .conflicts(let folder, let paths):
+            "\(folder) already contains \(paths.count) file(s) the new project would write:\n"
+                + paths.map { "  \($0)" }.joined(separator: "\n")
+                + "\nNothing was written. Use --force to write the other files and keep these as they are."
+        case .notAProject(let folder):
+            "\(folder) is not a project made by 'boiler new' (no .boiler.json). Run this inside such a project."
+        case .writeFailed(let path, let reason):
+            "Could not write \(path): \(reason). Nothing was left half-made."
+        case .commandFailed(let command, let status, let output):
+            "'\(command)' failed with status \(status)" + (output.isEmpty ? "." : ":\n\(output)")
+        }
+    }
+
+    /// The process exit code: 64 usage, 73 conflicts, 1 other failures.
+    public var exitCode: Int32 {
+        switch self {
+        case .invalidName, .reservedName, .invalidOption, .notAProject: 64
+        case .conflicts: 73
+        case .writeFailed, .commandFailed: 1
+        }
+    }
+}

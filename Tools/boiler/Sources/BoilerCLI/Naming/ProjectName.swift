@@ -1,0 +1,41 @@
+/// A project name turned into the Swift module names a project uses.
+///
+/// `"my notes"`, `"my-notes"` and `"my_notes"` all become `MyNotes`; the app template then
+/// names its library `MyNotesCore` and its executable `MyNotes`.
+public struct ProjectName: Sendable, Hashable {
+    /// What the user typed.
+    public let original: String
+    /// The PascalCase module name.
+    public let module: String
+
+    /// Validates `name` and derives the module name.
+    /// - Throws: ``BoilerError/invalidName(_:reason:)`` or ``BoilerError/reservedName(_:module:suggestion:)``.
+    public init(_ name: String) throws(BoilerError) {
+        let trimmed = name.trimmingWhitespace
+        guard !trimmed.isEmpty else { throw .invalidName(name, reason: "it is empty") }
+        guard trimmed.unicodeScalars.allSatisfy({ $0.isASCII }) else {
+            throw .invalidName(name, reason: "use ASCII letters, digits, spaces, '-' or '_'")
+        }
+        let words = trimmed.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " || $0 == "." })
+        let allowed = words.allSatisfy { $0.allSatisfy { $0.isLetter || $0.isNumber } }
+        guard allowed else { throw .invalidName(name, reason: "use letters, digits, spaces, '-' or '_' only") }
+        let module = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = module.first, first.isLetter else {
+            throw .invalidName(name, reason: "a Swift module name must start with a letter")
+        }
+        if let taken = ReservedNames.collision(for: module) {
+            throw .reservedName(name, module: taken, suggestion: "My\(module)")
+        }
+        self.original = trimmed
+        self.module = module
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var result = Substring(self)
+        while result.first?.isWhitespace == true { result = result.dropFirst() }
+        while result.last?.isWhitespace == true { result = result.dropLast() }
+        return String(result)
+    }
+}

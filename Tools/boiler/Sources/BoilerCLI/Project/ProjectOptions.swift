@@ -1,0 +1,77 @@
+/// Where a generated project gets the kit from.
+public enum KitSource: Sendable, Equatable, Codable {
+    /// A git URL and a version (`from:`).
+    case url(String, version: String)
+    /// A local checkout (offline use and the kit's own tests).
+    case path(String)
+
+    /// The SwiftPM package identity, which product references must name.
+    var identity: String {
+        let raw: String
+        switch self {
+        case .url(let url, _): raw = url
+        case .path(let path): raw = path
+        }
+        var last = raw.split(separator: "/").last.map(String.init) ?? raw
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.lowercased()
+    }
+
+    /// The `.package(…)` line of a generated manifest.
+    var packageLine: String {
+        switch self {
+        case .url(let url, let version): ".package(url: \"\(url)\", from: \"\(version)\")"
+        case .path(let path): ".package(path: \"\(path)\")"
+        }
+    }
+}
+
+/// The kinds of project `boiler new` makes.
+public enum TemplateKind: String, Sendable, CaseIterable, Codable {
+    /// A core library (model design, command, route, service on AppCore), an executable, tests.
+    case app
+    /// A command-line tool on swift-argument-parser and the kit.
+    case cli
+    /// A library package of your own on the kit.
+    case library
+
+    /// One line for `boiler templates`.
+    public var summary: String {
+        switch self {
+        case .app: "An app core (model design → generated models, a command, a route, a service) and an executable"
+        case .cli: "A command-line tool on swift-argument-parser with a core library on the kit"
+        case .library: "A library package of your own on the kit, with tests"
+        }
+    }
+}
+
+/// Everything `boiler new` was told.
+public struct ProjectOptions: Sendable {
+    /// The project's name.
+    public var name: ProjectName
+    /// Which template.
+    public var template: TemplateKind
+    /// The kit products to depend on, or nil for the `Boilerplate` umbrella.
+    public var packages: [String]?
+    /// Where the kit comes from.
+    public var kit: KitSource
+    /// Extra template values from `--set key=value`.
+    public var values: [String: String]
+
+    /// Collects the options.
+    public init(
+        name: ProjectName, template: TemplateKind, packages: [String]?, kit: KitSource, values: [String: String] = [:]
+    ) {
+        self.name = name
+        self.template = template
+        self.packages = packages
+        self.kit = kit
+        self.values = values
+    }
+
+    /// The products the project depends on.
+    var products: [String] { packages ?? ["Boilerplate"] }
+
+    /// Whether sample code needing `module` can be included.
+    func has(_ module: String) -> Bool { packages.map { $0.contains(module) } ?? true }
+}

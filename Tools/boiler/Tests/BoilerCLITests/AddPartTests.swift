@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import BoilerCLI
+
+@Suite("boiler add")
+struct AddPartTests {
+    /// Scaffolds a project of `template` into a temp folder and returns its folder.
+    func project(_ template: TemplateKind, packages: [String]? = nil, in temp: TemporaryFolder) throws -> URL {
+        let options = ProjectOptions(
+            name: try ProjectName("Notes"), template: template, packages: packages, kit: .path("/k"))
+        let folder = temp.url.appendingPathComponent("Notes")
+        _ = try PlanWriter().write(try Scaffolder(options: options).plan(in: folder), force: false)
+        return folder
+    }
+
+    func read(_ folder: URL, _ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @Test("a command gets a source file and a test, and is recorded")
+    func command() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let outcome = try PartAdder(folder: folder).add(.command, named: "archive-note", dryRun: false)
+        #expect(
+            outcome.written == [
+                "Sources/NotesCore/Commands/ArchiveNote.swift", "Tests/NotesCoreTests/ArchiveNoteTests.swift",
+            ])
+        #expect(try read(folder, "Sources/NotesCore/Commands/ArchiveNote.swift").contains("inout NotesModel"))
+        let record = try ProjectRecord.read(in: folder)
+        #expect(record.files["Sources/NotesCore/Commands/ArchiveNote.swift"] != nil)
+    }
+
+    @Test("routes and services are wired through the machine file, in the order they were added")
+    func wiring() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        _ = try PartAdder(folder: folder).add(.route, named: "Settings", dryRun: false)
+        _ = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
+        let wiring = try read(folder, "Sources/NotesCore/Generated/_Parts.swift")
+        #expect(wiring.contains("try SettingsRoutes.register(on: router)"))
+        #expect(wiring.contains(#"services.register("sync") { [bus] in SyncService(bus: bus) }"#))
+        #expect(try read(folder, "Sources/NotesCore/Routes/SettingsRoutes.swift").contains(#""/settings""#))
+        #expect(
+            try ProjectRecord.read(in: folder).parts == ProjectRecord.Parts(routes: ["Settings"], services: ["Sync"]))
+    }
+
+    @Test("a part whose files exist is a conflict, and nothing changes")
+    func neverOverwrites() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
+        let path = "Sources/NotesCore/Commands/ArchiveNote.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(path))
+        let before = TemporaryFolder.listing(of: folder)
+        #expect {
+            try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
+        } throws: { error in
+            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
+            return paths.contains(path)
+        }
+        #expect(try read(folder, path) == "// mine\n")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("a hand-edited wiring file is not overwritten, and the new route is not written either")
+    func editedMachineFile() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let wiring = folder.appendingPathComponent("Sources/NotesCore/Generated/_Parts.swift")
+        try Data("// edited\n".utf8).write(to: wiring)
+        #expect(throws: BoilerError.self) {
+            try PartAdder(folder: folder).add(.route, named: "Settings", dryRun: false)
+        }
+        #expect(try String(contentsOf: wiring, encoding: .utf8) == "// edited\n")
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/NotesCore/Routes/SettingsRoutes.swift").path))
+    }
+
+    @Test("a model becomes a design file the build plugin picks up")
+    func model() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        _ = try PartAdder(folder: folder).add(.model, named: "Tag", dryRun: false)
+        #expect(try read(folder, "Sources/NotesCore/Designs/Tag.modelgen.yaml").contains("- name: Tag"))
+    }
+
+    @Test("--dry-run writes nothing")
+    func dryRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let before = TemporaryFolder.listing(of: folder)
+        let outcome = try PartAdder(folder: folder).add(.route, named: "Settings", dryRun: true)
+        #expect(outcome.written.contains("Sources/NotesCore/Generated/_Parts.swift"))
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("services and models need the app template; outside a project there is nothing to add to")
+    func refusals() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.library, packages: ["Errors", "Router"], in: temp)
+        #expect(throws: BoilerError.self) { try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false) }
+        #expect(throws: BoilerError.self) { try PartAdder(folder: folder).add(.command, named: "Go", dryRun: false) }
+        #expect(throws: BoilerError.notAProject(folder: temp.url.path)) {
+            try PartAdder(folder: temp.url).add(.command, named: "Go", dryRun: false)
+        }
+        #expect(throws: BoilerError.self) { try PartAdder(folder: folder).add(.route, named: "Router", dryRun: false) }
+    }
+}

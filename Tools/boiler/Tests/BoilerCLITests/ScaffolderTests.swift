@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import BoilerCLI
+
+@Suite("Scaffolding plans")
+struct ScaffolderTests {
+    func plan(_ template: TemplateKind, packages: [String]? = nil, name: String = "Notes") throws -> ScaffoldPlan {
+        let options = ProjectOptions(
+            name: try ProjectName(name), template: template, packages: packages, kit: .path("/src/boilerplate"))
+        return try Scaffolder(options: options).plan(in: URL(fileURLWithPath: "/tmp/Notes"))
+    }
+
+    @Test("the library template's tree")
+    func libraryTree() throws {
+        #expect(
+            try plan(.library).files.map(\.path) == [
+                ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
+                "Sources/Notes/Events/ItemAdded.swift", "Sources/Notes/Items/AddItem.swift",
+                "Sources/Notes/Items/ItemsModel.swift", "Sources/Notes/NotesError.swift",
+                "Sources/Notes/Routes/ItemRoutes.swift", "Tests/NotesTests/AddItemTests.swift",
+                "Tests/NotesTests/ItemAddedTests.swift", "Tests/NotesTests/ItemRoutesTests.swift",
+                "Tests/NotesTests/NotesErrorTests.swift",
+            ])
+    }
+
+    @Test("the cli template's tree")
+    func cliTree() throws {
+        #expect(
+            try plan(.cli).files.map(\.path) == [
+                ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
+                "Sources/Notes/NotesTool.swift", "Sources/NotesCore/Events/ItemAdded.swift",
+                "Sources/NotesCore/Items/AddItem.swift", "Sources/NotesCore/Items/ItemsModel.swift",
+                "Sources/NotesCore/NotesError.swift", "Sources/NotesCore/Routes/ItemRoutes.swift",
+                "Tests/NotesCoreTests/AddItemTests.swift", "Tests/NotesCoreTests/ItemAddedTests.swift",
+                "Tests/NotesCoreTests/ItemRoutesTests.swift", "Tests/NotesCoreTests/NotesErrorTests.swift",
+            ])
+    }
+
+    @Test("the app template's tree: a model design, commands, routes, a service, an executable, tests")
+    func appTree() throws {
+        #expect(
+            try plan(.app).files.map(\.path) == [
+                ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
+                "Sources/Notes/main.swift", "Sources/NotesCore/Commands/AddNote.swift",
+                "Sources/NotesCore/Commands/PinNote.swift",
+                "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
+                "Sources/NotesCore/Generated/_Parts.swift",
+                "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NotesModel.swift",
+                "Sources/NotesCore/NotesApp.swift", "Sources/NotesCore/Routes/NoteRoutes.swift",
+                "Sources/NotesCore/Services/ActivityLogService.swift", "Tests/NotesCoreTests/NotesAppTests.swift",
+            ])
+        let manifest = try #require(try plan(.app).files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(#"plugins: [.plugin(name: "ModelGenPlugin", package: "boilerplate")]"#))
+    }
+
+    @Test("the app template refuses --packages, since it wires everything through AppCore")
+    func appWithPackages() throws {
+        let options = ProjectOptions(
+            name: try ProjectName("Notes"), template: .app, packages: ["Commands"], kit: .path("/k"))
+        #expect {
+            try Scaffolder(options: options)
+        } throws: { error in
+            (error as? BoilerError)?.message.contains("no --packages with the app template") == true
+        }
+    }
+
+    @Test("--packages leaves out the samples of the packages it leaves out")
+    func packagesSubset() throws {
+        let files = try plan(.library, packages: ["Commands", "EventBus"]).files
+        let manifest = try #require(files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(#".product(name: "Commands", package: "boilerplate")"#))
+        #expect(manifest.contains(#".product(name: "EventBus", package: "boilerplate")"#))
+        #expect(!manifest.contains("Boilerplate\""))
+        #expect(!files.contains { $0.path.contains("Routes") })
+        let command = try #require(files.first { $0.path.hasSuffix("AddItem.swift") }).contents
+        #expect(command.hasPrefix("import Commands\n"))
+        let error = try #require(files.first { $0.path.hasSuffix("NotesError.swift") }).contents
+        #expect(!error.contains("AppError"))
+    }
+
+    @Test("the umbrella is imported when no packages are picked, and the kit is named by its identity")
+    func umbrella() throws {
+        let files = try plan(.library).files
+        let manifest = try #require(files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(#".package(path: "/src/boilerplate")"#))
+        #expect(manifest.contains(#".product(name: "Boilerplate", package: "boilerplate")"#))
+        #expect(
+            try #require(files.first { $0.path.hasSuffix("AddItem.swift") }).contents.hasPrefix("import Boilerplate\n"))
+    }
+
+    @Test("no template leaves a placeholder unrendered", arguments: TemplateKind.allCases)
+    func noPlaceholdersLeft(template: TemplateKind) throws {
+        for file in try plan(template).files {
+            #expect(!file.contents.contains("{{"), "\(file.path) has an unrendered placeholder")
+        }
+    }
+
+    @Test("a kit URL becomes a versioned dependency")
+    func kitURL() throws {
+        let options = ProjectOptions(
+            name: try ProjectName("Notes"), template: .library, packages: nil,
+            kit: .url("https://github.com/boilerplate-swift/boilerplate.git", version: "0.1.0"))
+        let manifest = try #require(
+            try Scaffolder(options: options).plan(in: URL(fileURLWithPath: "/tmp/x")).files.first {
+                $0.path == "Package.swift"
+            }
+        ).contents
+        #expect(
+            manifest.contains(#".package(url: "https://github.com/boilerplate-swift/boilerplate.git", from: "0.1.0")"#))
+        #expect(manifest.contains(#"package: "boilerplate")"#))
+    }
+
+    @Test("unknown packages are refused with the list of known ones")
+    func unknownPackage() throws {
+        let options = ProjectOptions(
+            name: try ProjectName("Notes"), template: .library, packages: ["Routerr"], kit: .path("/k"))
+        #expect {
+            try Scaffolder(options: options)
+        } throws: { error in
+            (error as? BoilerError)?.message.contains("'Routerr' is not valid") == true
+        }
+    }
+
+    @Test("the record lists every generated file with the hash of what was written")
+    func record() throws {
+        let plan = try plan(.library)
+        let json = try #require(plan.files.first { $0.path == ".boiler.json" }).contents
+        let record = try JSONDecoder().decode(ProjectRecord.self, from: Data(json.utf8))
+        #expect(record.module == "Notes")
+        #expect(record.files.count == plan.files.count - 1)
+        let readme = try #require(plan.files.first { $0.path == "README.md" })
+        #expect(record.files["README.md"] == ProjectRecord.hash(readme.contents))
+    }
+
+    @Test("template text refuses unknown keys")
+    func unknownKey() {
+        #expect(throws: BoilerError.self) { try TemplateText("Hello {{nobody}}").render([:]) }
+        #expect((try? TemplateText("Hello {{ Name }}!").render(["Name": "Notes"])) == "Hello Notes!")
+    }
+}
