@@ -37,7 +37,8 @@ struct ChainTests {
 
     @Test("chains follow NSUnderlyingErrorKey through Foundation errors")
     func foundationChain() {
-        let inner = NSError(domain: NSPOSIXErrorDomain, code: 28, userInfo: [NSLocalizedDescriptionKey: "No space left"])
+        let inner = NSError(
+            domain: NSPOSIXErrorDomain, code: 28, userInfo: [NSLocalizedDescriptionKey: "No space left"])
         let outer = NSError(domain: NSCocoaErrorDomain, code: 640, userInfo: [NSUnderlyingErrorKey: inner])
         let chain = (outer as any Error).chain
         #expect(chain.count == 2)

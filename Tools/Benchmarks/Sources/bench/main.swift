@@ -3,7 +3,8 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 let json = arguments.contains("--json")
-let plan: MeasurementPlan = arguments.contains("--smoke") ? .smoke : .full
+let smoke = arguments.contains("--smoke")
+let plan: MeasurementPlan = smoke ? .smoke : .full
 var filter: String?
 if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: index) < arguments.endIndex {
     filter = arguments[arguments.index(after: index)]
@@ -35,7 +36,7 @@ for (suite, makeCases) in suites {
     for benchmark in cases {
         do {
             let result = try await Measurement.run(benchmark, plan: plan)
-            print(json ? Report.jsonLine(result) : Report.tableRow(result))
+            print(json ? Report.jsonLine(result) : Report.tableRow(result, smoke: smoke))
         } catch {
             FileHandle.standardError.write(Data("bench: \(benchmark.suite)/\(benchmark.name) failed: \(error)\n".utf8))
             failures += 1

@@ -21,9 +21,12 @@ enum Report {
         row(["suite", "case", "ours", "peer", "peer time", "ratio", "target", "notes"])
     }
 
-    static func tableRow(_ result: BenchmarkResult) -> String {
+    static func tableRow(_ result: BenchmarkResult, smoke: Bool = false) -> String {
         let verdict: String
-        if let ratio = result.ratio, let target = result.target {
+        if smoke {
+            // A smoke run is a debug build measured once: it proves the case runs, nothing more.
+            verdict = "smoke"
+        } else if let ratio = result.ratio, let target = result.target {
             verdict = ratio >= target ? "≥ \(format(target)) ✓" : "≥ \(format(target)) ✗"
         } else {
             verdict = result.target.map { "≥ \(format($0))" } ?? "report"
