@@ -19,9 +19,21 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
-        .target(name: "Networking", dependencies: [.product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization")], swiftSettings: swiftSettings),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")], swiftSettings: swiftSettings),
-        .target(name: "NetworkingAsyncHTTPClient", dependencies: ["Networking", .product(name: "AsyncHTTPClient", package: "async-http-client")], swiftSettings: swiftSettings),
-        .testTarget(name: "NetworkingAsyncHTTPClientTests", dependencies: ["NetworkingAsyncHTTPClient", .product(name: "FlyingFox", package: "FlyingFox")], swiftSettings: swiftSettings),
+        .target(
+            name: "Networking",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
+            ], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NetworkingTests", dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "NetworkingAsyncHTTPClient",
+            dependencies: ["Networking", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NetworkingAsyncHTTPClientTests",
+            dependencies: ["NetworkingAsyncHTTPClient", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,128 @@
+import Foundation
+
+extension HTTPClient {
+    /// Sends `request` and returns the whole response once its status is acceptable.
+    ///
+    /// - Throws: ``HTTPClientError/unacceptableStatus(_:body:headers:request:)`` for a status
+    ///   outside the acceptable range (2xx by default), `CancellationError` when the task is
+    ///   cancelled, or another ``HTTPClientError``.
+    @discardableResult
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.method == .get, case .empty = request.body, settings.current.sharesIdenticalGETs {
+            return try await sharedGET(request)
+        }
+        return try await buffered(request)
+    }
+
+    /// Sends `request` and decodes the response body by its content type.
+    public func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type = T.self) async throws -> T {
+        let response = try await send(request)
+        return try response.decode(T.self, using: settings.current.jsonCoder)
+    }
+
+    /// Sends `request`, reporting download and upload progress as bytes move.
+    @discardableResult
+    public func send(
+        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        try await buffered(request, progress: progress, uploadProgress: uploadProgress)
+    }
+
+    /// `GET path?query`, decoded as `T`.
+    public func get<T: Decodable>(
+        _ path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> T {
+        try await send(HTTPRequest(method: .get, path: path, query: query, headers: headers))
+    }
+
+    /// `POST path` with a JSON body, the reply decoded as `T`.
+    public func post<T: Decodable>(
+        _ path: String, json: some Encodable & Sendable, headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> T {
+        try await send(HTTPRequest(method: .post, path: path, headers: headers, json: json))
+    }
+
+    /// `POST path` with any body, returning the response.
+    @discardableResult
+    public func post(
+        _ path: String, body: RequestBody = .empty, headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> HTTPResponse {
+        try await send(HTTPRequest(method: .post, path: path, headers: headers, body: body))
+    }
+
+    /// `PUT path` with a JSON body, the reply decoded as `T`.
+    public func put<T: Decodable>(
+        _ path: String, json: some Encodable & Sendable, headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> T {
+        try await send(HTTPRequest(method: .put, path: path, headers: headers, json: json))
+    }
+
+    /// `PATCH path` with a JSON body, the reply decoded as `T`.
+    public func patch<T: Decodable>(
+        _ path: String, json: some Encodable & Sendable, headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> T {
+        try await send(HTTPRequest(method: .patch, path: path, headers: headers, json: json))
+    }
+
+    /// `DELETE path`, returning the response.
+    @discardableResult
+    public func delete(
+        _ path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders()
+    ) async throws -> HTTPResponse {
+        try await send(HTTPRequest(method: .delete, path: path, query: query, headers: headers))
+    }
+
+    /// `HEAD path`, returning the response (with an empty body).
+    @discardableResult
+    public func head(_ path: String, headers: HTTPHeaders = HTTPHeaders()) async throws -> HTTPResponse {
+        try await send(HTTPRequest(method: .head, path: path, headers: headers))
+    }
+
+    /// Uploads a file as the body of `method path` (POST by default), streaming it from disk.
+    @discardableResult
+    public func upload(
+        _ path: String, method: HTTPMethod = .post, file: URL, contentType: String? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let request = HTTPRequest(method: method, path: path, body: .file(file, contentType: contentType))
+        return try await buffered(request, uploadProgress: progress)
+    }
+
+    func buffered(
+        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let settings = self.settings.current
+        let limit = settings.maxResponseSize
+        let result = try await exchange(request) { outgoing in
+            BufferReceiver(
+                limit: limit, expectsBody: outgoing.method != .head, progress: progress, uploadProgress: uploadProgress)
+        }
+        let body = result.receiver.data
+        if let progress, result.head.expectedContentLength == nil || request.method == .head {
+            progress(TransferProgress(completedBytes: Int64(body.count), totalBytes: Int64(body.count)))
+        }
+        guard settings.accepts(result.head.status, override: request.acceptableStatus) else {
+            throw HTTPClientError.unacceptableStatus(
+                result.head.status, body: Data(body.prefix(HTTPClientError.bodyLimit)), headers: result.head.headers,
+                request: result.request)
+        }
+        return HTTPResponse(
+            status: result.head.status, headers: result.head.headers, body: body, url: result.head.url,
+            request: result.request)
+    }
+
+    /// Joins an identical GET already in flight, or starts one others may join.
+    private func sharedGET(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let key = "\(request.path)?\(request.query.map { "\($0.0)=\($0.1)" })|\(request.headers)"
+        let task = inFlightGETs.withLock { tasks -> Task<HTTPResponse, any Error> in
+            if let running = tasks[key] { return running }
+            let task = Task { try await self.buffered(request) }
+            tasks[key] = task
+            return task
+        }
+        defer { inFlightGETs.withLock { tasks in if tasks[key] == task { tasks[key] = nil } } }
+        return try await task.value
+    }
+}

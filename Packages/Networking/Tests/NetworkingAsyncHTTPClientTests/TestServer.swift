@@ -1,0 +1,1 @@
+../NetworkingTests/Support/TestServer.swift

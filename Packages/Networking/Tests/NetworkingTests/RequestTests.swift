@@ -1,0 +1,147 @@
+import Foundation
+import Networking
+import Testing
+
+@Suite("Requests")
+struct RequestTests {
+    @Test("a GET decodes JSON and escapes query values so & and = stay inside them")
+    func getWithQuery() async throws {
+        try await withServer { server throws in
+            await server.route("GET /api/notes") { _ in .json(#"[{"id":1,"text":"one"}]"#) }
+            let client = HTTPClient(baseURL: server.apiURL)
+            let notes: [Note] = try await client.get("notes", query: ["page": "2", "q": "a&b=c"])
+            #expect(notes == [Note(id: 1, text: "one")])
+            let seen = try #require(server.requests.first)
+            #expect(seen.path == "/api/notes")
+            #expect(seen.query["q"] == "a&b=c")
+            #expect(seen.query["page"] == "2")
+            #expect(seen.rawQuery == "page=2&q=a%26b%3Dc")
+        }
+    }
+
+    @Test("query items with spaces, unicode and plus signs arrive intact")
+    func queryEscaping() async throws {
+        try await withServer { server throws in
+            await server.route("GET /api/search") { _ in .text("ok") }
+            let client = HTTPClient(baseURL: server.apiURL)
+            try await client.send(HTTPRequest(path: "search", query: [("q", "1 + 1 = 2 ü"), ("tag", "a/b?c#d")]))
+            let seen = try #require(server.requests.first)
+            #expect(seen.rawQuery == "q=1%20%2B%201%20%3D%202%20%C3%BC&tag=a%2Fb%3Fc%23d")
+        }
+    }
+
+    @Test(
+        "every method reaches the server as itself",
+        arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
+    func methods(_ method: String) async throws {
+        try await withServer { server throws in
+            await server.route("/api/thing") { request in .text(request.method) }
+            let client = HTTPClient(baseURL: server.apiURL)
+            let response = try await client.send(HTTPRequest(method: HTTPMethod(rawValue: method), path: "thing"))
+            #expect(response.status == .ok)
+            #expect(server.requests.first?.method == method)
+            if method != "HEAD" { #expect(response.text == method) }
+        }
+    }
+
+    @Test("paths resolve against the base URL; a leading slash starts from the host")
+    func pathResolution() async throws {
+        try await withServer { server throws in
+            await server.route("GET /api/notes/5") { _ in .text("member") }
+            await server.route("GET /health") { _ in .text("root") }
+            let client = HTTPClient(baseURL: server.apiURL)
+            #expect(try await client.send(HTTPRequest(path: "notes/5")).text == "member")
+            #expect(try await client.send(HTTPRequest(path: "/health")).text == "root")
+            #expect(try await client.send(HTTPRequest(path: server.baseURL.absoluteString + "health")).text == "root")
+        }
+    }
+
+    @Test("session headers go with every request and per-request headers win")
+    func headers() async throws {
+        try await withServer { server throws in
+            await server.route("GET /api/h") { _ in .text("ok") }
+            let client = HTTPClient(baseURL: server.apiURL)
+            client.headers["X-App"] = "demo"
+            client.headers["X-Mode"] = "session"
+            try await client.send(HTTPRequest(path: "h", headers: ["x-mode": "request"]))
+            let seen = try #require(server.requests.first)
+            #expect(seen.header("X-App") == "demo")
+            #expect(seen.header("X-Mode") == "request")
+        }
+    }
+
+    @Test("repeated header fields stay separate and setting one replaces them all")
+    func headerFields() {
+        var headers = HTTPHeaders()
+        headers.add("Set-Cookie", "a=1")
+        headers.add("set-cookie", "b=2")
+        #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
+        #expect(headers["Set-Cookie"] == "a=1")
+        headers["Set-Cookie"] = "c=3"
+        #expect(headers.values(for: "Set-Cookie") == ["c=3"])
+        let merged = HTTPHeaders([("Accept", "a"), ("X", "1")]).merging(["accept": "b"])
+        #expect(merged.values(for: "Accept") == ["b"])
+        #expect(merged["X"] == "1")
+    }
+
+    @Test("JSON, form, raw and multipart bodies arrive as sent")
+    func bodies() async throws {
+        try await withServer { server throws in
+            await server.route("POST /api/echo") { request in
+                Reply(
+                    status: 200, headers: [("Content-Type", request.header("Content-Type") ?? "")], body: request.body)
+            }
+            let client = HTTPClient(baseURL: server.apiURL)
+            let json = try await client.send(HTTPRequest(method: .post, path: "echo", json: Note(id: 3, text: "x")))
+            #expect(json.mediaType == "application/json")
+            #expect(try json.decode(Note.self) == Note(id: 3, text: "x"))
+
+            let form = try await client.post("echo", body: .form([("name", "Tim & Co"), ("q", "a=b")]))
+            #expect(form.text == "name=Tim%20%26%20Co&q=a%3Db")
+            #expect(form.mediaType == "application/x-www-form-urlencoded")
+
+            let raw = try await client.post(
+                "echo", body: .data(Data([0, 1, 2, 255]), contentType: "application/x-raw"))
+            #expect(raw.body == Data([0, 1, 2, 255]))
+
+            var multipart = MultipartForm(boundary: "XyZ")
+            multipart.add("title", "Holiday")
+            multipart.add(data: Data("PNGDATA".utf8), name: "photo", filename: "a.png", contentType: "image/png")
+            let echoed = try await client.post("echo", body: .multipart(multipart))
+            #expect(echoed.headers["Content-Type"] == "multipart/form-data; boundary=XyZ")
+            let text = try #require(echoed.text)
+            #expect(text.contains("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday\r\n"))
+            #expect(
+                text.contains(
+                    "Content-Disposition: form-data; name=\"photo\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\nPNGDATA\r\n"
+                ))
+            #expect(text.hasSuffix("--XyZ--\r\n"))
+        }
+    }
+
+    @Test("a file body streams from disk and multipart file parts read their file")
+    func fileBodies() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("upload.bin")
+        let bytes = Data.pattern(count: 300_000)
+        try bytes.write(to: file)
+        try await withServer { server throws in
+            await server.route("PUT /api/upload") { request in Reply(body: request.body) }
+            await server.route("POST /api/form") { request in Reply(body: request.body) }
+            let client = HTTPClient(baseURL: server.apiURL)
+            let sent = Guarded<[TransferProgress]>([])
+            let response = try await client.upload("upload", method: .put, file: file) { progress in
+                sent.withLock { $0.append(progress) }
+            }
+            #expect(response.body == bytes)
+            #expect(sent.withLock { $0.last?.fractionCompleted } == 1)
+
+            var form = MultipartForm()
+            form.add(file: file, name: "blob")
+            let echoed = try await client.post("form", body: .multipart(form))
+            #expect(echoed.body.count > bytes.count)
+            #expect(echoed.body.range(of: bytes) != nil)
+        }
+    }
+}
