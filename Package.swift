@@ -31,6 +31,8 @@ struct Module {
     var resources: [Resource]? = nil
     /// Files in the test folder that are not sources (golden files read at run time).
     var testExclude: [String] = []
+    /// Plugins of this package the test target uses (ModelGen's build plugin for a model design).
+    var testPlugins: [String] = []
     /// Whether users see it as a product; tools and test helpers are internal.
     var isProduct = true
 }
@@ -84,7 +86,9 @@ let modules: [Module] = [
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
     addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient], tests: [flyingFox]),
-    Module(name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox]),
+    Module(
+        name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox],
+        testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     Module(
         name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
     Module(
@@ -161,7 +165,7 @@ let package = Package(
                 name: "\(module.name)Tests",
                 dependencies: [.target(name: module.name)] + module.testDependencies.map(\.target),
                 path: "\(module.home)/Tests/\(module.name)Tests", exclude: module.testExclude,
-                swiftSettings: swiftSettings)
+                swiftSettings: swiftSettings, plugins: module.testPlugins.map { .plugin(name: $0) })
             return [source, tests]
         }
 )

@@ -1,0 +1,92 @@
+import Commands
+import EventBus
+import Foundation
+import Networking
+import Router
+import Storage
+
+/// One object that owns an app's model store, command runner, event bus, route table,
+/// services, and optionally its persistence and HTTP client.
+///
+/// ```swift
+/// let app = try await AppCore(model: NotesModel(), persistence: .file("model.json", in: .applicationSupport))
+/// try await app.run(AddNote(text: "hello"))      // command → model change → saved → event on app.bus
+/// print(app.model.notes)
+/// ```
+///
+/// Commands are the only way the model changes. With persistence, every successful command
+/// is saved before ``run(_:)`` returns (a ``TransientCommand`` is not), and ``ModelDidChange``
+/// is published on ``bus`` once the change is on disk. An HTTP client's activity becomes the
+/// named events `network:on` and `network:off`.
+public final class AppCore<Model: Codable & Sendable>: Sendable {
+    /// The model store: anyone reads, only commands change.
+    public let store: ModelStore<Model>
+    /// The runner every command goes through.
+    public let runner: CommandRunner<Model>
+    /// The app's event bus.
+    public let bus: Bus
+    /// The app's routes.
+    public let router: RouteTable
+    /// The app's services (`$register`, `$start`, `$stop`).
+    public let services: ServiceRegistry
+    /// The HTTP client, when one was given.
+    public let http: HTTPClient?
+    /// Where the model is saved, when persistence is configured.
+    public let fileStore: FileStore?
+    /// The model's file name inside ``fileStore``.
+    public let modelFile: String?
+
+    let publisher: ChangePublisher<Model>
+    let saveLock = NSLock()
+    private let observation: ChangeObservation
+
+    /// Creates the container, loading the saved model when persistence has one.
+    /// - Parameters:
+    ///   - model: The model to start with when nothing was saved yet.
+    ///   - persistence: Where the model is saved; ``Persistence/none`` keeps it in memory.
+    ///   - bus: The event bus; a new one by default.
+    ///   - router: The route table; a new one by default.
+    ///   - http: An HTTP client whose activity is published as `network:on`/`network:off`.
+    ///   - undoLimit: How many commands can be undone.
+    ///   - middleware: Middleware around every command, outermost first.
+    /// - Throws: ``AppCoreError/loadFailed(file:underlying:)`` when a saved model exists but
+    ///   cannot be read (it is never replaced by `model`), or a storage error for the folder.
+    public init(
+        model: Model, persistence: Persistence = .none, bus: Bus = Bus(), router: RouteTable = RouteTable(),
+        http: HTTPClient? = nil, undoLimit: Int = 100, middleware: [any CommandMiddleware<Model>] = []
+    ) async throws {
+        var initial = model
+        switch persistence.kind {
+        case .none:
+            fileStore = nil
+            modelFile = nil
+        case .file(let name, let folder, let app):
+            let files = try FileStore(folder: folder, app: app ?? ProcessInfo.processInfo.processName)
+            if files.exists(name) {
+                do {
+                    initial = try files.load(Model.self, from: name)
+                } catch {
+                    throw AppCoreError.loadFailed(file: name, underlying: error)
+                }
+            }
+            fileStore = files
+            modelFile = name
+        }
+        let store = ModelStore(initial)
+        self.store = store
+        self.runner = CommandRunner(store: store, undoLimit: undoLimit, middleware: middleware)
+        self.bus = bus
+        self.router = router
+        self.services = ServiceRegistry()
+        self.http = http
+        let publisher = ChangePublisher<Model>(bus: bus)
+        self.publisher = publisher
+        self.observation = store.observe { change in publisher.received(change) }
+        if let http { NetworkActivityEvents.publish(activityOf: http, on: bus) }
+    }
+
+    deinit { observation.cancel() }
+
+    /// A consistent snapshot of the model.
+    public var model: Model { store.model }
+}

@@ -1,0 +1,26 @@
+import Errors
+
+/// What can go wrong in ``AppCore`` itself (commands, services and storage throw their own errors).
+public enum AppCoreError: AppError {
+    /// The model changed in memory but could not be saved; the next successful save writes it.
+    case saveFailed(file: String, underlying: any Error)
+    /// The saved model could not be loaded; it was left where it is (moved aside if corrupt).
+    case loadFailed(file: String, underlying: any Error)
+
+    /// What went wrong, in words a user can act on.
+    public var message: String {
+        switch self {
+        case .saveFailed(let file, let underlying):
+            "The change was made but could not be saved to \(file): \(underlying.userMessage)"
+        case .loadFailed(let file, let underlying):
+            "The saved model in \(file) could not be loaded: \(underlying.userMessage)"
+        }
+    }
+
+    /// The storage error behind this one.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .saveFailed(_, let underlying), .loadFailed(_, let underlying): underlying
+        }
+    }
+}
