@@ -68,6 +68,10 @@ public final class CommandTester<Model: Sendable & Equatable>: Sendable {
     ///
     /// - Parameters:
     ///   - command: The command to run.
+    ///   - fileID: The file ID of the assertion; leave it to its default.
+    ///   - filePath: The file path of the assertion; leave it to its default.
+    ///   - line: The line of the assertion; leave it to its default.
+    ///   - column: The column of the assertion; leave it to its default.
     ///   - expected: Mutates the model as it was before the command into the model you expect
     ///     after it. Omit it to assert that the command changed nothing.
     /// - Returns: The command's result.

@@ -20,6 +20,10 @@ public struct YAMLFormat: DataFormat {
     public var maximumNodes: Int
 
     /// A YAML format.
+    ///
+    /// - Parameters:
+    ///   - maximumDepth: The deepest nesting a reader accepts.
+    ///   - maximumNodes: The most values a document may expand to, aliases included.
     public init(maximumDepth: Int = 512, maximumNodes: Int = 10_000_000) {
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes
@@ -32,6 +36,10 @@ public struct YAMLFormat: DataFormat {
     public var kind: FormatKind { Self.kind }
 
     /// The YAML text of `tree`.
+    ///
+    /// - Parameter tree: The tree to write.
+    /// - Returns: The tree as UTF-8 YAML text, keys sorted.
+    /// - Throws: `SerializationError.unsupportedValue(_:_:)` when Yams cannot represent a value.
     public func data(from tree: KeyValue) throws -> Data {
         do {
             let text = try serialize(node: try node(tree), allowUnicode: true, sortKeys: true)
@@ -44,6 +52,11 @@ public struct YAMLFormat: DataFormat {
     }
 
     /// The tree in the YAML text `data`.
+    ///
+    /// - Parameter data: UTF-8 YAML text.
+    /// - Returns: The document's tree; `.null` for an empty document.
+    /// - Throws: A `SerializationError`: invalid UTF-8, malformed YAML, a non-string or
+    ///   duplicate key, or a document deeper than ``maximumDepth`` or larger than ``maximumNodes``.
     public func tree(from data: Data) throws -> KeyValue {
         guard let text = String(data: data, encoding: .utf8) else {
             throw SerializationError.invalidUTF8(.init(format: kind.name))
@@ -60,6 +73,9 @@ public struct YAMLFormat: DataFormat {
     }
 
     /// Whether `data` starts with a YAML document marker (`---` or `%YAML`).
+    ///
+    /// - Parameter data: The first bytes of a file, or all of it.
+    /// - Returns: True when `data` starts with `---` or `%YAML`.
     public func matches(_ data: Data) -> Bool {
         data.starts(with: Array("---".utf8)) || data.starts(with: Array("%YAML".utf8))
     }

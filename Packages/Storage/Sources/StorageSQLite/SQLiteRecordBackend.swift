@@ -29,8 +29,8 @@ where Record.ID: Codable & Sendable {
     /// - Parameters:
     ///   - url: The database file; its folder must exist.
     ///   - table: The table holding the records; one database may hold many collections.
-    /// - Throws: ``Storage/StorageError/database(_:underlying:)`` when the database cannot be
-    ///   opened or the table created.
+    /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or
+    ///   the table created.
     public convenience init(url: URL, table: String = "records") throws {
         var configuration = Configuration()
         // Another process may hold the write lock briefly: wait for it instead of failing.
@@ -44,8 +44,12 @@ where Record.ID: Codable & Sendable {
         try self.init(database: queue, table: table)
     }
 
-    /// A backend over the table `table` of an open GRDB database (queue or pool).
-    /// - Throws: ``Storage/StorageError/database(_:underlying:)`` when the table cannot be created.
+    /// A backend over the table `table` of an open GRDB database (queue or pool), created if needed.
+    ///
+    /// - Parameters:
+    ///   - database: An open GRDB database queue or pool.
+    ///   - table: The table holding the records; one database may hold many collections.
+    /// - Throws: `StorageError.database(_:underlying:)` when the table cannot be created.
     public init(database: any DatabaseWriter, table: String = "records") throws {
         self.database = database
         self.table = table
@@ -67,6 +71,9 @@ where Record.ID: Codable & Sendable {
     }
 
     /// The record with `id`, or nil.
+    ///
+    /// - Parameter id: The id of the record to fetch.
+    /// - Returns: The record, or nil when none has this id.
     public func fetch(id: Record.ID) async throws -> Record? {
         let sql = "SELECT body FROM \(quotedTable) WHERE id = ?"
         let key = RecordID.string(for: id)
@@ -83,6 +90,8 @@ where Record.ID: Codable & Sendable {
     }
 
     /// Applies `changes` in one SQLite transaction, all or nothing.
+    ///
+    /// - Parameter changes: The inserts, updates and deletions to apply, in order.
     public func apply(_ changes: [RecordChange<Record>]) async throws {
         let name = name
         // Encode before taking the write lock: other writers wait less.
@@ -135,7 +144,12 @@ where Record.ID: Codable & Sendable {
 
 extension RecordStore {
     /// A store kept in the table `table` of the SQLite database at `url`.
-    /// - Throws: ``Storage/StorageError/database(_:underlying:)`` when the database cannot be opened.
+    ///
+    /// - Parameters:
+    ///   - url: The database file; its folder must exist.
+    ///   - table: The table holding the records; one database may hold many collections.
+    /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or the
+    ///   table created.
     public init(sqlite url: URL, table: String = "records") throws {
         self.init(backend: try SQLiteRecordBackend<Record>(url: url, table: table))
     }

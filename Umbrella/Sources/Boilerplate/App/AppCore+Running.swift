@@ -11,7 +11,7 @@ extension AppCore {
         try await changing(saving: !(command is any TransientCommand)) { try runner.execute(command) }
     }
 
-    /// Runs an async command; its changes are saved and published as for ``run(_:)-(Command)``.
+    /// Runs an async command; its changes are saved and published as for ``run(_:)-8v0ws``.
     @discardableResult
     public func run<C: AsyncCommand>(_ command: C) async throws -> C.Result where C.Model == Model {
         try await changing(saving: !(command is any TransientCommand)) { try await runner.run(command) }

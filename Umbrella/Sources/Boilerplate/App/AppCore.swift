@@ -15,7 +15,7 @@ import Storage
 /// ```
 ///
 /// Commands are the only way the model changes. With persistence, every successful command
-/// is saved before ``run(_:)`` returns (a ``TransientCommand`` is not), and ``ModelDidChange``
+/// is saved before ``run(_:)-8v0ws`` returns (a ``TransientCommand`` is not), and ``ModelDidChange``
 /// is published on ``bus`` once the change is on disk. An HTTP client's activity becomes the
 /// named events `network:on` and `network:off`.
 public final class AppCore<Model: Codable & Sendable>: Sendable {

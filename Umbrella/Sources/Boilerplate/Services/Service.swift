@@ -10,7 +10,7 @@
 /// }
 /// ```
 public protocol Service: AnyObject, Sendable {
-    /// Starts the service; `options` are what ``ServiceRegistry/start(_:options:)`` was given.
+    /// Starts the service; `options` are what ``ServiceRegistry/start(_:options:)-(String,_)`` was given.
     func start(options: [String: any Sendable]) async throws
     /// Stops the service and releases what it holds.
     func stop() async throws

@@ -3,8 +3,8 @@ public enum CallbackContext: Sendable {
     /// On the main actor: the default, so callbacks may update the UI.
     case mainActor
     /// On the caller's context: the actor that called ``StatefulOperation/start(isolation:)`` or
-    /// ``OperationRunner/add(_:after:exclusiveIn:isolation:)``, or, from nonisolated code,
-    /// the operation's own task. No hop to the main actor.
+    /// ``OperationRunner/add(_:after:exclusiveIn:isolation:)-(_,_,String...,_)``, or, from
+    /// nonisolated code, the operation's own task. No hop to the main actor.
     case caller
 }
 

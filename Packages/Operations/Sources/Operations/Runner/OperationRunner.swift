@@ -85,7 +85,7 @@ public final class OperationRunner: Sendable {
         add(operation, after: dependencies.map { $0.dependency }, exclusiveIn: categories, isolation: isolation)
     }
 
-    /// Adds an operation with a list of dependencies; see ``add(_:after:exclusiveIn:isolation:)``.
+    /// Adds an operation with a list of dependencies; see ``add(_:after:exclusiveIn:isolation:)-(_,_,String...,_)``.
     @discardableResult
     public func add(
         _ operation: some RunnableOperation, after dependencies: [OperationDependency],

@@ -57,10 +57,19 @@ public final class RouteTable: @unchecked Sendable {
     /// try routes.addDeciding("/users/:name") { match in
     ///     isKnown(match.params["name"]!) ? .handled : .declined
     /// }
+    /// ```
     ///
     /// It has a name of its own, not an `add` overload, so that an ordinary handler written as
     /// a trailing closure is never ambiguous, whatever its body.
-    /// ```
+    ///
+    /// - Parameters:
+    ///   - pattern: `/notes/:id`, `/users/:id(int)`, `/files/**path`; see "Pattern syntax and precedence".
+    ///   - name: The name ``url(for:params:)`` builds paths by.
+    ///   - scheme: Only URLs with this scheme match (bare paths then do not).
+    ///   - host: Only URLs with this host match (bare paths then do not).
+    ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
+    ///   - handler: Decides, when navigation reaches this route, whether it handles the match or declines it.
+    /// - Returns: The registered route.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func addDeciding(
@@ -75,7 +84,15 @@ public final class RouteTable: @unchecked Sendable {
     /// Registers a route that builds a destination value for a ``Navigator`` (a screen, a view
     /// model, an enum case); returning nil declines the match.
     ///
-    /// - Parameter presentation: How ``navigate(to:data:using:)`` hands the destination to the navigator.
+    /// - Parameters:
+    ///   - pattern: `/notes/:id`, `/users/:id(int)`, `/files/**path`; see "Pattern syntax and precedence".
+    ///   - name: The name ``url(for:params:)`` builds paths by.
+    ///   - scheme: Only URLs with this scheme match (bare paths then do not).
+    ///   - host: Only URLs with this host match (bare paths then do not).
+    ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
+    ///   - presentation: How ``navigate(to:data:using:)`` hands the destination to the navigator.
+    ///   - build: Builds the destination from the match; nil declines it.
+    /// - Returns: The registered route.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func addDestination(
@@ -88,6 +105,10 @@ public final class RouteTable: @unchecked Sendable {
     }
 
     /// Removes the route(s) registered with a pattern of this shape and these limits.
+    /// - Parameters:
+    ///   - pattern: A pattern of the same shape as the registered one (parameter names may differ).
+    ///   - scheme: The scheme the route was registered with, if any.
+    ///   - host: The host the route was registered with, if any.
     /// - Returns: Whether a route was removed; false also for a malformed pattern.
     @discardableResult
     public func remove(_ pattern: String, scheme: String? = nil, host: String? = nil) -> Bool {

@@ -76,7 +76,10 @@ public actor CacheStore {
 
     /// Stores `value` for `key`, replacing any earlier entry, then trims the cache to its limit.
     ///
-    /// - Parameter lifetime: Seconds until the entry expires; ``defaultLifetime`` when nil.
+    /// - Parameters:
+    ///   - value: The value to store, encoded as JSON.
+    ///   - key: The key to store it under; any string.
+    ///   - lifetime: Seconds until the entry expires; ``defaultLifetime`` when nil.
     /// - Throws: ``StorageError/encodingFailed(_:underlying:)`` or ``StorageError/unwritable(_:underlying:)``.
     public func set<Value: Encodable>(
         _ value: Value, for key: String, lifetime: TimeInterval? = nil
