@@ -22,9 +22,18 @@ let suites: [(String, () async throws -> [BenchmarkCase])] = [
     ("networking", NetworkingBenchmarks.cases),
 ]
 
+/// Suites worth setting up for the filter: setup can be costly (servers, data sets), so a filter
+/// naming a suite (`router`, `router/github`) sets up only that one; any other filter sets up all.
+@MainActor func wanted(_ suite: String) -> Bool {
+    guard let filter else { return true }
+    let head = String(filter.split(separator: "/").first ?? "")
+    let namesSuite = suites.contains { $0.0.contains(head) }
+    return !namesSuite || suite.contains(head)
+}
+
 if !json { print(Report.tableHeader()) }
 var failures = 0
-for (suite, makeCases) in suites {
+for (suite, makeCases) in suites where wanted(suite) {
     let cases: [BenchmarkCase]
     do {
         cases = try await makeCases().filter { filter == nil || "\($0.suite)/\($0.name)".contains(filter ?? "") }

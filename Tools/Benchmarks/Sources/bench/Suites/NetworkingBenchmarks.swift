@@ -1,6 +1,7 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import Hummingbird
+import Logging
+import NIOCore
 import Networking
 import NetworkingAsyncHTTPClient
 
@@ -10,8 +11,10 @@ import NetworkingAsyncHTTPClient
 
 /// Benchmarks of the Networking package against its peers (see the package's issue for the targets).
 ///
-/// A FlyingFox server in this process answers `GET /api/note` with a small JSON object on
-/// 127.0.0.1. One unit is 5 000 GETs decoded as JSON, sequentially or 16 at a time; the peer is
+/// A Hummingbird server in this process answers `GET /api/note` with a small JSON object on
+/// 127.0.0.1. (Not FlyingFox, which the tests use: it writes a response's head and body
+/// separately without `TCP_NODELAY`, so every request waited ~40 ms for a delayed ACK and the
+/// benchmark measured the kernel's timer, for us and the peer alike.) One unit is 5 000 GETs decoded as JSON, sequentially or 16 at a time; the peer is
 /// raw `URLSession.data(for:)` + `JSONDecoder` on an ephemeral session. The last case compares
 /// our client on the AsyncHTTPClient transport with the same client on URLSession (report only).
 enum NetworkingBenchmarks {
@@ -98,31 +101,39 @@ enum NetworkingBenchmarks {
         sink.value &+= total
     }
 
-    /// A FlyingFox server answering `GET /api/note`, kept for the life of the process.
+    /// The benchmark's server, kept for the life of the process.
     final class Server: Sendable {
-        let server: FlyingFox.HTTPServer
-        let port: UInt16
+        let port: Int
         let served: BenchLock<Int>
-        init(server: FlyingFox.HTTPServer, port: UInt16, served: BenchLock<Int>) {
-            self.server = server
+        init(port: Int, served: BenchLock<Int>) {
             self.port = port
             self.served = served
         }
     }
 
     static func startServer() async throws -> Server {
-        let server = FlyingFox.HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled)
         let body = try JSONEncoder().encode(Note(id: 42, text: "Buy milk and bread", tags: ["home", "errands"]))
         let counter = BenchLock(0)
-        await server.appendRoute("GET /api/note") { _ in
+        let router = Hummingbird.Router()
+        router.get("api/note") { _, _ -> Hummingbird.Response in
             counter.withLock { $0 += 1 }
-            return FlyingFox.HTTPResponse(
-                statusCode: .ok, headers: [.contentType: "application/json"], body: body)
+            return Hummingbird.Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
-        Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port) = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
-        return Server(server: server, port: port, served: counter)
+        var logger = Logger(label: "bench-server")
+        logger.logLevel = .error
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            }, logger: logger)
+        Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw URLError(.cannotConnectToHost) }
+        return Server(port: port, served: counter)
     }
 }
 
