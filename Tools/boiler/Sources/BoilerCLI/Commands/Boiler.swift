@@ -7,7 +7,7 @@ public struct Boiler: AsyncParsableCommand {
         commandName: "boiler",
         abstract: "Start Swift projects with the Boilerplate architecture wired in.",
         version: KitVersion.current,
-        subcommands: [NewProject.self, AddPart.self, ListTemplates.self, Doctor.self]
+        subcommands: [NewProject.self, AddPart.self, Generate.self, ListTemplates.self, Doctor.self]
     )
 
     /// Creates the command (ArgumentParser calls this).
