@@ -80,7 +80,8 @@ final class IssueServer: Sendable {
     static func start() async throws -> IssueServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let runner = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // A hang guard, not a timing check: FlyingFox's default of 5 s is too short on a loaded 2-core machine.
+        try await server.waitUntilListening(timeout: 120)
         guard case .ip4(_, let port) = await server.listeningAddress else {
             runner.cancel()
             throw URLError(.cannotConnectToHost)

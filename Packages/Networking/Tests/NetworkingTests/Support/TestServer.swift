@@ -65,7 +65,8 @@ final class TestServer: Sendable {
     static func start(host: String = "127.0.0.1", port: UInt16 = 0) async throws -> TestServer {
         let server = HTTPServer(address: try .inet(ip4: host, port: port), timeout: 30, logger: .disabled)
         let runner = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // A hang guard, not a timing check: FlyingFox's default of 5 s is too short on a loaded 2-core machine.
+        try await server.waitUntilListening(timeout: 120)
         guard case .ip4(_, let boundPort) = await server.listeningAddress else {
             runner.cancel()
             throw URLError(.cannotConnectToHost)
