@@ -6,7 +6,8 @@ import Testing
 // Review of the finished package: each test pins one behaviour a demanding user relies on.
 
 /// The error `body` throws, as a ``SerializationError``.
-private func serializationError(_ body: () throws -> Void) -> SerializationError? {
+/// Shared by the review-finding suites in this folder.
+func serializationError(_ body: () throws -> Void) -> SerializationError? {
     do {
         try body()
         return nil
@@ -130,61 +131,6 @@ private struct Record: Codable, Equatable {
     var blob: Data
     var list: [Int]
     var nested: [String: String]
-}
-
-private struct DottedVersion: Codable, Versioned, Equatable {
-    static let version = "2.0"
-    static let migrations = [
-        Migration(from: "1.0") { try $0.rename("label", to: "name") },
-        Migration(from: "1.1") { $0["size"] = .int(0) },
-    ]
-    var name: String
-    var size: Int
-}
-
-private struct Leaf: Codable, Versioned, Equatable {
-    static let version = 3
-    static let migrations = [
-        Migration(from: 1) { try $0.rename("v", to: "value") },
-        Migration(from: 2) { $0.update("value") { .int(($0.intValue ?? 0) * 10) } },
-    ]
-    var value: Int
-}
-
-private struct Branch: Codable, Versioned, Equatable {
-    static let version = 2
-    static let migrations = [Migration(from: 1) { try $0.rename("items", to: "leaves") }]
-    var leaves: [Leaf]
-}
-
-private struct BrokenStep: Codable, Versioned {
-    static let version = 2
-    static let migrations = [Migration(from: 1) { try $0.rename("missing", to: "present") }]
-    var present: Int
-}
-
-private struct Strict: Codable, Versioned, Equatable {
-    static let version = 2
-    static let missingVersion = MissingVersionPolicy.reject
-    static let migrations = [Migration(from: 1) { $0["added"] = .bool(true) }]
-    var added: Bool
-}
-
-private struct AssumeCurrent: Codable, Versioned, Equatable {
-    static let version = 2
-    static let missingVersion = MissingVersionPolicy.current
-    static let migrations = [Migration(from: 1) { $0["added"] = .bool(false) }]
-    var added: Bool
-}
-
-private struct AssumeOne: Codable, Versioned, Equatable {
-    static let version = 3
-    static let missingVersion = MissingVersionPolicy.assume(2)
-    static let migrations = [
-        Migration(from: 1) { $0["trail"] = .string("1") },
-        Migration(from: 2) { $0["trail"] = .string(($0["trail"]?.stringValue ?? "") + "2") },
-    ]
-    var trail: String
 }
 
 @Suite("Review findings: JSON edge cases")
@@ -565,78 +511,5 @@ struct ReviewPropertyListTests {
         let date = Date(timeIntervalSinceReferenceDate: 123_456.789_012)
         let binary = Serializer(.binaryPropertyList)
         #expect(try binary.read([Date].self, from: try binary.data([date])) == [date])
-    }
-}
-
-@Suite("Review findings: versioning")
-struct ReviewVersioningTests {
-    let json = Serializer(.json)
-
-    @Test("dotted string versions migrate in order")
-    func dottedStringVersions() throws {
-        let back = try json.read(DottedVersion.self, from: #"{"model_version": "1.0", "label": "x"}"#)
-        #expect(back == DottedVersion(name: "x", size: 0))
-        let text = try json.string(back)
-        #expect(text == #"{"model_version":"2.0","name":"x","size":0}"#)
-        let error = serializationError {
-            _ = try json.read(DottedVersion.self, from: #"{"model_version": "10.0", "name": "x", "size": 1}"#)
-        }
-        guard case .newerVersion? = error else {
-            Testing.Issue.record("\(String(describing: error))")
-            return
-        }
-    }
-
-    @Test("nested models in arrays migrate independently of their parent")
-    func nestedInArrays() throws {
-        let text = #"""
-            {"model_version": 1, "items": [
-              {"model_version": 1, "v": 1},
-              {"model_version": 2, "value": 2},
-              {"model_version": 3, "value": 3}
-            ]}
-            """#
-        let branch = try json.read(Branch.self, from: text)
-        #expect(branch.leaves.map(\.value) == [10, 20, 3])
-        let top = try json.read([Branch].self, from: "[\(text)]")
-        #expect(top == [branch])
-        let tree = try json.tree(branch)
-        #expect(tree[path: "leaves[0].model_version"] == .int(3))
-        #expect(tree["model_version"] == .int(2))
-    }
-
-    @Test("a failed step is named, with the model and key path")
-    func failedStepNamed() throws {
-        let text = #"{"list": [{"model_version": 2, "present": 1}, {"model_version": 1, "other": 2}]}"#
-        let error = serializationError { _ = try json.read([String: [BrokenStep]].self, from: text) }
-        guard case .migrationFailed(let step, _, let location)? = error else {
-            Testing.Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(step.contains("1 → 2"))
-        #expect(step.contains("BrokenStep"))
-        #expect(location.keyPath.description.hasPrefix("list[1]"))
-        #expect(error?.message.contains("missing") == true)
-    }
-
-    @Test("missing-version policies: reject, current, assume")
-    func missingVersionPolicies() throws {
-        let error = serializationError { _ = try json.read(Strict.self, from: "{}") }
-        guard case .missingVersion(let key, _)? = error else {
-            Testing.Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(key == "model_version")
-        #expect(try json.read(Strict.self, from: #"{"model_version": 1}"#) == Strict(added: true))
-        #expect(try json.read(AssumeCurrent.self, from: #"{"added": true}"#) == AssumeCurrent(added: true))
-        #expect(try json.read(AssumeOne.self, from: "{}") == AssumeOne(trail: "2"))
-    }
-
-    @Test("migrations run in every format, in one read", arguments: ReviewCodableTests.formats)
-    func migrationsInEveryFormat(format: any DataFormat) throws {
-        let old: KeyValue = ["model_version": 1, "items": [["model_version": 1, "v": 4]]]
-        let serializer = Serializer(format: format)
-        let back = try serializer.read(Branch.self, from: try format.data(from: old))
-        #expect(back.leaves == [Leaf(value: 40)])
     }
 }
