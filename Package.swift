@@ -63,6 +63,9 @@ let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-pars
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
+/// The NIO modules the AsyncHTTPClient transport names in its code (ByteBuffer, HTTPHeaders):
+/// declared, not borrowed through AsyncHTTPClient.
+let nio = [Dep.product("NIOCore", package: "swift-nio"), Dep.product("NIOHTTP1", package: "swift-nio")]
 
 let kit = [
     "Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking",
@@ -85,7 +88,7 @@ let modules: [Module] = [
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
-    addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient], tests: [flyingFox]),
+    addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio, tests: [flyingFox]),
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
@@ -135,6 +138,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // End-to-end tests of the CLI: they run the built `boiler` and build what it generates.

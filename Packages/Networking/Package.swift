@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../Serialization"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -29,7 +30,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "NetworkingAsyncHTTPClient",
-            dependencies: ["Networking", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "Networking", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingAsyncHTTPClientTests",
