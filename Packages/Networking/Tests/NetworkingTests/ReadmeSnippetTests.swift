@@ -64,7 +64,8 @@ struct ReadmeSnippetTests {
             functionBody(named: "func readmeSnippet(baseURL: URL, destinationURL: URL)", in: source))
         #expect(contract.contains(#"HTTPClient(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)"#))
         let substituted = contract.replacingOccurrences(
-            of: #"HTTPClient(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)"#, with: "HTTPClient(baseURL: baseURL)")
+            of: #"HTTPClient(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)"#,
+            with: "HTTPClient(baseURL: baseURL)")
         #expect(substituted == running)
     }
 

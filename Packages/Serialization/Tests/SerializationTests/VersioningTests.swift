@@ -141,4 +141,41 @@ struct VersioningTests {
         #expect(ModelVersion(2) > ModelVersion(1))
         #expect(ModelVersion("2") == ModelVersion("2"))
     }
+
+    @Test("migrated(_:) brings a stored tree to the current version without decoding it")
+    func migratedTree() throws {
+        let stored = try JSONFormat().tree(
+            from: Data(#"{"model_version":1,"n":"x","legacy":{"flag":true},"extra":1}"#.utf8))
+        let tree = try FiveSteps.migrated(stored)
+        #expect(tree["name"] == "x")
+        #expect(tree["count"] == 10)
+        #expect(tree["flag"] == true)
+        #expect(tree["legacy"] == nil)
+        #expect(tree["extra"] == 1)
+        #expect(tree["model_version"] == 6)
+        let current = try JSONFormat().tree(from: Data(#"{"model_version":6,"name":"y"}"#.utf8))
+        #expect(try FiveSteps.migrated(current) == current)
+    }
+
+    @Test("migrated(_:) reports what the decoder would: newer data, a missing version, a non-object")
+    func migratedTreeErrors() throws {
+        #expect {
+            try Plain.migrated(["model_version": 9, "name": "a"])
+        } throws: { error in
+            guard case .newerVersion(found: 9, current: 1, _)? = error as? SerializationError else { return false }
+            return true
+        }
+        #expect {
+            try StringVersioned.migrated(["new": 1])
+        } throws: { error in
+            guard case .missingVersion("schema", _)? = error as? SerializationError else { return false }
+            return true
+        }
+        #expect {
+            try Plain.migrated([1, 2])
+        } throws: { error in
+            guard case .typeMismatch? = error as? SerializationError else { return false }
+            return true
+        }
+    }
 }

@@ -50,3 +50,23 @@ public enum MissingVersionPolicy: Sendable, Hashable {
     /// Missing versions are a ``SerializationError/missingVersion(key:_:)`` error.
     case reject
 }
+
+extension Versioned {
+    /// `tree`, a value of this model as stored, brought to the current ``version``: the step the
+    /// decoder runs before decoding, for code that works on trees (merging saved data over
+    /// defaults, say) rather than on decoded values.
+    ///
+    /// ```swift
+    /// let current = try Company.migrated(JSONFormat().tree(from: savedData))
+    /// ```
+    ///
+    /// The result carries the current version under ``versionKey``. A tree already at the
+    /// current version comes back unchanged. Nested `Versioned` values are left alone: the
+    /// decoder migrates them as it reaches them.
+    /// - Throws: ``SerializationError`` when `tree` is not an object, its version is newer than
+    ///   this program's, no chain of migrations leads from it, a step fails, or the version is
+    ///   missing under ``MissingVersionPolicy/reject``.
+    public static func migrated(_ tree: KeyValue) throws(SerializationError) -> KeyValue {
+        try Migrator.migrate(tree, to: Self.self, at: .root)
+    }
+}

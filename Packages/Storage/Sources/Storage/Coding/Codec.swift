@@ -57,8 +57,11 @@ enum Codec {
         try tree.decode(type)
     }
 
+    /// `tree` brought to the current version of `type` when it is `Versioned`, before it is
+    /// merged over defaults (merging first would mix keys of two versions); unchanged otherwise.
     static func migrated<Value>(_ tree: KeyValue, as type: Value.Type) throws -> KeyValue {
-        try VersionedTree.migrated(tree, as: type)
+        guard let versioned = type as? any Versioned.Type else { return tree }
+        return try versioned.migrated(tree)
     }
 
     /// Whether `error` says the data came from a newer version of the model.

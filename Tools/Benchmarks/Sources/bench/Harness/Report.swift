@@ -40,7 +40,7 @@ enum Report {
     }
 
     static func row(_ cells: [String]) -> String {
-        let widths = [14, 34, 11, 22, 11, 8, 10, 0]
+        let widths = [12, 42, 10, 38, 10, 8, 10, 0]
         return zip(cells, widths).map { cell, width in
             cell.count >= width ? cell : cell + String(repeating: " ", count: width - cell.count)
         }.joined(separator: " ")
