@@ -31,9 +31,9 @@ struct GenerateModels: CommandPlugin {
         let tool = try context.tool(named: "modelgen")
         let targets = try targetNames.isEmpty ? context.package.targets : context.package.targets(named: targetNames)
         var generated = 0
-        for case let target as SourceModuleTarget in targets {
-            for design in Self.designs(in: URL(fileURLWithPath: target.directory.string)) {
-                let folder = URL(fileURLWithPath: target.directory.string).appendingPathComponent(output)
+        for case let target as SwiftSourceModuleTarget in targets {
+            for design in Self.designs(in: target.directoryURL) {
+                let folder = target.directoryURL.appendingPathComponent(output)
                 var arguments = [design.path] + passed
                 if humanOnly {
                     let scratch = context.pluginWorkDirectoryURL.appendingPathComponent("discarded-machine-files")

@@ -12,11 +12,11 @@ import PackagePlugin
 @main
 struct ModelGenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
-        guard let target = target as? SourceModuleTarget else { return [] }
+        guard let target = target as? SwiftSourceModuleTarget else { return [] }
         let tool = try context.tool(named: "modelgen")
-        let templates = URL(fileURLWithPath: target.directory.string).appendingPathComponent("ModelGenTemplates")
+        let templates = target.directoryURL.appendingPathComponent("ModelGenTemplates")
         let templateFiles = Self.files(in: templates).filter { $0.pathExtension == "mustache" }
-        return Self.designs(in: URL(fileURLWithPath: target.directory.string)).map { design in
+        return Self.designs(in: target.directoryURL).map { design in
             let stem = Self.stem(of: design)
             let output = context.pluginWorkDirectoryURL.appendingPathComponent(stem)
             let generated = output.appendingPathComponent("\(stem)+Models.swift")
