@@ -1,6 +1,7 @@
 import Foundation
-import Networking
 import Testing
+
+@testable import Networking
 
 @Suite("Requests")
 struct RequestTests {
@@ -82,6 +83,29 @@ struct RequestTests {
         let merged = HTTPHeaders([("Accept", "a"), ("X", "1")]).merging(["accept": "b"])
         #expect(merged.values(for: "Accept") == ["b"])
         #expect(merged["X"] == "1")
+    }
+
+    @Test("header names compare by ASCII case only; tokens exclude non-ASCII; optional whitespace is trimmed")
+    func headerGrammar() throws {
+        var headers = HTTPHeaders()
+        headers.add("X-Trace-ID", "1")
+        #expect(headers["x-trace-id"] == "1")
+        #expect(headers["X-TRACE-ID"] == "1")
+        #expect(headers["X-Trace-I"] == nil)
+        #expect(headers["X-Trace-IDs"] == nil)
+        // Only ASCII letters fold: "K" (U+212A KELVIN SIGN) is not "k".
+        headers.add("X-\u{212A}ey", "2")
+        #expect(headers["x-key"] == nil)
+        for name in ["", "Bad Name", "Naïve", "X-\u{212A}ey", "Colon:", "Tab\t"] {
+            #expect(throws: HTTPClientError.self) { try RequestValidation.check(HTTPHeaders([(name, "v")])) }
+        }
+        try RequestValidation.check(HTTPHeaders([("!#$%&'*+-.^_`|~09AZaz", "value with ünïcode")]))
+        let head = ResponseHead(status: .ok, headers: ["content-length": " \t42\t "], url: URL(fileURLWithPath: "/"))
+        #expect(head.expectedContentLength == 42)
+        #expect(MediaType.essence(" Application/JSON ; charset=utf-8") == "application/json")
+        #expect(MediaType.parameter("charset", in: "text/plain;  charset = \"latin1\" ") == "latin1")
+        #expect(!RequestValidation.hasControlCharacter("ünïcode/path"))
+        #expect(RequestValidation.hasControlCharacter("tab\there"))
     }
 
     @Test("JSON, form, raw and multipart bodies arrive as sent")

@@ -106,6 +106,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension HTTPHeaders.Field {
     func matches(_ other: String) -> Bool {
-        name.caseInsensitiveCompare(other) == .orderedSame
+        ASCII.equalsIgnoringCase(name, other)
     }
 }

@@ -2,18 +2,16 @@ import Foundation
 
 /// Checks that nothing in a request could split it or smuggle another one in.
 enum RequestValidation {
-    private static let tokenCharacters = CharacterSet(
-        charactersIn: "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-
     /// - Throws: ``HTTPClientError/invalidHeader(name:reason:)`` for an empty or non-token name,
     ///   or a value with CR, LF or NUL in it.
     static func check(_ headers: HTTPHeaders) throws {
         for field in headers {
-            if field.name.isEmpty || field.name.unicodeScalars.contains(where: { !tokenCharacters.contains($0) }) {
+            if !ASCII.isToken(field.name) {
                 throw HTTPClientError.invalidHeader(
                     name: field.name, reason: "a header name may only contain letters, digits and !#$%&'*+-.^_`|~")
             }
-            if field.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            // CR, LF and NUL are single bytes in UTF-8, never part of a longer sequence.
+            if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
                 throw HTTPClientError.invalidHeader(
                     name: field.name, reason: "its value contains a carriage return, line feed or NUL")
             }
@@ -23,7 +21,8 @@ enum RequestValidation {
     /// Whether `text` holds a control character (CR, LF, NUL, TAB, DEL…) that must never reach
     /// a request line.
     static func hasControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        // Control characters are single bytes in UTF-8; every byte of a longer sequence is ≥ 0x80.
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }
 

@@ -42,13 +42,13 @@ public struct HTTPResponse: Sendable {
 enum MediaType {
     static func essence(_ contentType: String) -> String {
         contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            ASCII.trimmingWhitespace($0).lowercased()
         } ?? ""
     }
 
     static func parameter(_ name: String, in contentType: String) -> String? {
         for part in contentType.split(separator: ";").dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = part.split(separator: "=", maxSplits: 1).map { String(ASCII.trimmingWhitespace($0)) }
             if pair.count == 2, pair[0].lowercased() == name {
                 return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }

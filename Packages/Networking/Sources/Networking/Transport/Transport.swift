@@ -18,7 +18,7 @@ public struct ResponseHead: Sendable {
 
     /// The `Content-Length` header, when present and valid.
     public var expectedContentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        headers["Content-Length"].flatMap { Int64(ASCII.trimmingWhitespace($0)) }
     }
 }
 

@@ -27,7 +27,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
-            headers.add(String(describing: name), String(describing: value))
+            headers.add(name.base as? String ?? String(describing: name), value as? String ?? String(describing: value))
         }
         do {
             try exchange.receiver.receive(
