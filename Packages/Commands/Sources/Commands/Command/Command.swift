@@ -4,6 +4,11 @@
 /// it a private copy of the model; if ``execute(_:)`` throws, the copy is dropped and the model
 /// stays exactly as it was.
 ///
+/// When the model is `Equatable` and a command leaves it equal to what it was, there is no
+/// change: no undo step and no ``ModelChange`` for observers (the command is still journaled,
+/// and saved if it asks to be). For a model that is not `Equatable`, every command that
+/// succeeds counts as a change.
+///
 /// ```swift
 /// struct AddGroup: Command {
 ///     var name: String
@@ -96,5 +101,15 @@ func commandName(of value: any Sendable) -> String {
     case let command as any AsyncCommand: type(of: command).commandName
     case let step as UndoStep: step.description
     default: String(describing: type(of: value))
+    }
+}
+
+/// The name commands of `type` go by: their `commandName` when it is a command type, else the
+/// type name.
+func commandName(ofType type: Any.Type) -> String {
+    switch type {
+    case let command as any Command.Type: command.commandName
+    case let command as any AsyncCommand.Type: command.commandName
+    default: String(describing: type)
     }
 }

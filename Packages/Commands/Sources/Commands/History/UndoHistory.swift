@@ -1,129 +1,161 @@
 /// Snapshot-based undo and redo for a value model: past snapshots, the present is the store's
-/// model, future snapshots. Guarded by its own lock; changed only by the writer.
+/// model, future snapshots.
+///
+/// A value, kept in ``RunnerRecords`` and guarded by the store's lock, so that a change and its
+/// undo step are recorded in one critical section. A snapshot is the model value itself, so a
+/// step costs what the model does not share with its neighbours (copy on write), and the past
+/// is kept in rings: recording a step never allocates once they are full.
 @usableFromInline
-final class UndoHistory<Model: Sendable>: Sendable {
+struct UndoHistory<Model: Sendable> {
     @usableFromInline
     struct Step {
-        /// The command (or a group's name): naming a type costs more than recording a step, so
-        /// the name is only worked out when asked for.
-        @usableFromInline var label: any Sendable
-        var name: String { label as? String ?? commandName(of: label) }
+        /// What to call the step; worked out only when asked for.
+        @usableFromInline var label: StepLabel
         @usableFromInline var snapshot: Model
         @usableFromInline var coalescingKey: String?
         @usableFromInline var savesModel: Bool
 
         @usableFromInline
-        init(label: any Sendable, snapshot: Model, coalescingKey: String?, savesModel: Bool) {
+        init(label: StepLabel, snapshot: Model, coalescingKey: String?, savesModel: Bool) {
             self.label = label
             self.snapshot = snapshot
             self.coalescingKey = coalescingKey
             self.savesModel = savesModel
         }
+
+        @usableFromInline var name: String { label.name }
     }
 
+    /// What a past step is, apart from its snapshot.
     @usableFromInline
-    struct State {
-        @usableFromInline var limit: Int
-        @usableFromInline var past: [Step] = []
-        @usableFromInline var future: [Step] = []
-        /// Open groups: names, outermost first. While any is open, changes join one step.
-        @usableFromInline var groups: [String] = []
-        /// Whether the outermost open group already has its step in `past`.
-        @usableFromInline var groupHasStep = false
+    struct Info {
+        @usableFromInline var label: StepLabel
+        @usableFromInline var coalescingKey: String?
+        @usableFromInline var savesModel: Bool
 
-        init(limit: Int) {
-            self.limit = limit
+        @usableFromInline
+        init(label: StepLabel, coalescingKey: String?, savesModel: Bool) {
+            self.label = label
+            self.coalescingKey = coalescingKey
+            self.savesModel = savesModel
         }
     }
 
-    @usableFromInline let state: Locked<State>
+    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit: two rings that
+    /// move in step (snapshots apart, so that recording one copies only the model and a label).
+    @usableFromInline var pastSnapshots: Ring<Model>
+    @usableFromInline var pastInfo: Ring<Info>
+    @usableFromInline var future: [Step] = []
+    /// Open groups: names, outermost first. While any is open, changes join one step.
+    @usableFromInline var groups: [String] = []
+    /// Whether the outermost open group already has its step in the past.
+    @usableFromInline var groupHasStep = false
 
     init(limit: Int) {
-        state = Locked(State(limit: max(0, limit)))
+        pastSnapshots = Ring(capacity: limit)
+        pastInfo = Ring(capacity: limit)
     }
 
-    /// Records that a change named `name` replaced `old`.
+    /// Whether undo is on (`undoLimit > 0`).
+    @inlinable var isEnabled: Bool { pastInfo.capacity > 0 }
+
+    var canUndo: Bool { !pastInfo.isEmpty }
+
+    /// The label of the step ``undo(present:)`` would take.
+    var undoLabel: StepLabel? { pastInfo.last?.label }
+
     @inlinable
-    func record(old: Model, name: any Sendable, behavior: UndoBehavior, savesModel: Bool) {
-        state.withLock { state in
-            guard state.limit > 0 else { return }
-            switch behavior {
-            case .skip:
-                return
-            case .clearHistory:
-                state.past.removeAll()
-                state.future.removeAll()
-                state.groupHasStep = false
-                return
-            case .record, .coalesce:
-                break
-            }
-            state.future.removeAll()
-            if !state.groups.isEmpty {
-                if state.groupHasStep, !state.past.isEmpty {
-                    state.past[state.past.count - 1].savesModel =
-                        state.past[state.past.count - 1].savesModel || savesModel
-                    return
-                }
-                state.groupHasStep = true
-                let group = state.groups[0]
-                state.past.append(Step(label: group, snapshot: old, coalescingKey: nil, savesModel: savesModel))
-            } else if case .coalesce(let key) = behavior, let last = state.past.last, last.coalescingKey == key {
-                state.past[state.past.count - 1].savesModel = last.savesModel || savesModel
-                return
-            } else {
-                let key: String? = if case .coalesce(let key) = behavior { key } else { nil }
-                state.past.append(Step(label: name, snapshot: old, coalescingKey: key, savesModel: savesModel))
-            }
-            // Trimmed in batches so that recording stays O(1); `trim` runs before each undo.
-            if state.past.count >= state.limit * 2 + 16 {
-                state.past.removeFirst(state.past.count - state.limit)
-            }
+    mutating func appendPast(_ snapshot: consuming Model, _ info: consuming Info) {
+        pastSnapshots.append(snapshot)
+        pastInfo.append(info)
+    }
+
+    /// Records that a change labelled `label` replaced `old`.
+    @inlinable
+    mutating func record(old: Model, label: @autoclosure () -> StepLabel, behavior: UndoBehavior, savesModel: Bool) {
+        guard isEnabled else { return }
+        guard case .record = behavior, groups.isEmpty, future.isEmpty else {
+            record(old: old, label: label(), unusual: behavior, savesModel: savesModel)
+            return
         }
+        appendPast(old, Info(label: label(), coalescingKey: nil, savesModel: savesModel))
+    }
+
+    /// ``record(old:label:behavior:savesModel:)`` for the other cases: skipping, clearing,
+    /// coalescing, an open group, a redo history to drop.
+    @usableFromInline
+    mutating func record(old: Model, label: StepLabel, unusual behavior: UndoBehavior, savesModel: Bool) {
+        let key: String?
+        switch behavior {
+        case .skip:
+            return
+        case .clearHistory:
+            pastSnapshots.removeAll()
+            pastInfo.removeAll()
+            future.removeAll()
+            groupHasStep = false
+            return
+        case .record:
+            key = nil
+        case .coalesce(let coalescingKey):
+            key = coalescingKey
+        }
+        future.removeAll()
+        if !groups.isEmpty {
+            if groupHasStep, pastInfo.modifyLast({ $0.savesModel = $0.savesModel || savesModel }) != nil { return }
+            groupHasStep = true
+            appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil, savesModel: savesModel))
+            return
+        }
+        if let key, let last = pastInfo.lastSlot, pastInfo.slots[last].coalescingKey == key {
+            pastInfo.slots[last].savesModel = pastInfo.slots[last].savesModel || savesModel
+            return
+        }
+        appendPast(old, Info(label: label, coalescingKey: key, savesModel: savesModel))
     }
 
     /// Opens a group: until the matching ``endGroup()``, changes join one undo step.
-    func beginGroup(_ name: String) {
-        state.withLock { state in
-            if state.groups.isEmpty { state.groupHasStep = false }
-            state.groups.append(name)
-        }
+    mutating func beginGroup(_ name: String) {
+        if groups.isEmpty { groupHasStep = false }
+        groups.append(name)
     }
 
     /// Closes the innermost open group.
-    func endGroup() {
-        state.withLock { state in
-            _ = state.groups.popLast()
-            if state.groups.isEmpty { state.groupHasStep = false }
-        }
+    mutating func endGroup() {
+        _ = groups.popLast()
+        if groups.isEmpty { groupHasStep = false }
     }
 
-    var canUndo: Bool { state.withLock { !$0.past.isEmpty } }
-    var canRedo: Bool { state.withLock { !$0.future.isEmpty } }
-    var undoName: String? { state.withLock { $0.past.last }?.name }
-    var redoName: String? { state.withLock { $0.future.last }?.name }
-    var depth: (past: Int, future: Int) { state.withLock { (min($0.past.count, $0.limit), $0.future.count) } }
-
     /// Takes the latest past step, pushing `present` to the future; nil when there is none.
-    func undo(present: Model) -> Step? {
-        state.withLock { state in
-            if state.past.count > state.limit { state.past.removeFirst(state.past.count - state.limit) }
-            guard let step = state.past.popLast() else { return nil }
-            state.future.append(
-                Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
-            state.groupHasStep = false
-            return step
-        }
+    @inlinable
+    mutating func undo(present: Model) -> Step? {
+        guard let info = pastInfo.popLast(), let snapshot = pastSnapshots.popLast() else { return nil }
+        let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil, savesModel: info.savesModel)
+        future.append(Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
+        groupHasStep = false
+        return step
     }
 
     /// Takes the latest future step, pushing `present` to the past; nil when there is none.
-    func redo(present: Model) -> Step? {
-        state.withLock { state in
-            guard let step = state.future.popLast() else { return nil }
-            state.past.append(
-                Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
-            state.groupHasStep = false
-            return step
+    @inlinable
+    mutating func redo(present: Model) -> Step? {
+        guard let step = future.popLast() else { return nil }
+        appendPast(present, Info(label: step.label, coalescingKey: nil, savesModel: step.savesModel))
+        groupHasStep = false
+        return step
+    }
+}
+
+/// The name of an undo step: a command's type (named only when asked) or a group's name.
+@usableFromInline
+enum StepLabel: Sendable {
+    case command(any Sendable.Type)
+    case name(String)
+
+    @usableFromInline var name: String {
+        switch self {
+        case .command(let type): commandName(ofType: type)
+        case .name(let name): name
         }
     }
 }

@@ -6,13 +6,15 @@ extension CommandRunner {
     /// - Throws: What ``CommandRegistry/replay(_:on:)`` throws; the model is then untouched.
     public func replay(_ entries: [JournalEntry], using registry: CommandRegistry<Model>) async throws {
         let name = JournalEntry.ReservedName.replay
-        let begin = measuresTime ? ContinuousClock.now : nil
+        let begin = now()
         let result = await store.perform(name) { () -> Swift.Result<Void, any Error> in
             let old = self.store.current
             do {
                 let new = try registry.replay(entries, on: old)
-                let observers = self.store.commit(new)
-                self.history.record(old: old, name: name, behavior: .record, savesModel: false)
+                let observers = self.store.commit(new) {
+                    self.records.state.pointee.history.record(
+                        old: old, label: .name(name), behavior: .record, savesModel: false)
+                }
                 self.journalStep(name, outcome: .succeeded, since: begin)
                 self.store.notify(
                     observers,

@@ -2,63 +2,92 @@ import Foundation
 
 /// The bounded journal: the last `capacity` records, oldest dropped first.
 ///
-/// Recording is cheap: it keeps the command value and encodes its input only when the journal
-/// is read.
+/// A value, kept in ``RunnerRecords`` and guarded by the store's lock. Recording is cheap: it
+/// keeps the command value and a duration, and works out names and encoded inputs only when
+/// the journal is read.
 @usableFromInline
-final class JournalBuffer: Sendable {
+struct JournalBuffer {
+    /// One entry, kept small so that recording stays cheap: the outcome of a command that
+    /// succeeded (the common case) takes no space.
+    @usableFromInline
     struct Record {
-        var command: any Sendable
-        var name: String?
-        var outcome: CommandOutcome
-        var duration: Duration
+        /// The command, or a ``Reserved`` name for undo, redo and replay.
+        @usableFromInline var command: any Sendable
+        /// How it ended, unless it succeeded.
+        @usableFromInline var failure: Failure?
+        @usableFromInline var nanoseconds: UInt64
+
+        @usableFromInline
+        init(command: any Sendable, failure: Failure?, nanoseconds: UInt64) {
+            self.command = command
+            self.failure = failure
+            self.nanoseconds = nanoseconds
+        }
+
+        var outcome: CommandOutcome { failure?.outcome ?? .succeeded }
     }
 
-    struct Ring {
-        var capacity: Int
-        var records: [Record] = []
-        var head = 0
+    /// An outcome other than ``CommandOutcome/succeeded``, boxed.
+    @usableFromInline
+    final class Failure: Sendable {
+        let outcome: CommandOutcome
+
+        @usableFromInline
+        init(_ outcome: CommandOutcome) {
+            self.outcome = outcome
+        }
     }
 
-    let ring: Locked<Ring>
-    let capacity: Int
+    /// The `command` of an undo, redo or replay record.
+    struct Reserved: Sendable {
+        var name: String
+    }
+
+    @usableFromInline var ring: Ring<Record>
 
     init(capacity: Int) {
-        self.capacity = max(0, capacity)
-        ring = Locked(Ring(capacity: max(0, capacity)))
+        ring = Ring(capacity: capacity)
     }
 
-    @usableFromInline
-    func record(_ command: any Sendable, name: String? = nil, outcome: CommandOutcome, duration: Duration) {
-        guard capacity > 0 else { return }
-        let record = Record(command: command, name: name, outcome: outcome, duration: duration)
-        ring.withLock { ring in
-            if ring.records.count < ring.capacity {
-                ring.records.append(record)
-            } else {
-                ring.records[ring.head] = record
-                ring.head = (ring.head + 1) % ring.capacity
-            }
-        }
+    /// Whether the journal is on (`journalLimit > 0`).
+    @inlinable var isEnabled: Bool { ring.capacity > 0 }
+
+    /// Records a command that succeeded.
+    @inlinable
+    mutating func recordSuccess(_ command: consuming any Sendable, nanoseconds: UInt64) {
+        guard isEnabled else { return }
+        ring.append(Record(command: command, failure: nil, nanoseconds: nanoseconds))
     }
 
-    /// The records, oldest first, as entries with encoded inputs.
-    func entries() -> [JournalEntry] {
-        let records = ring.withLock { ring in
-            Array(ring.records[ring.head...] + ring.records[..<ring.head])
-        }
+    /// Records a command and how it ended.
+    @inlinable
+    mutating func record(_ command: consuming any Sendable, outcome: CommandOutcome, nanoseconds: UInt64) {
+        guard isEnabled else { return }
+        let failure: Failure? = if case .succeeded = outcome { nil } else { Failure(outcome) }
+        ring.append(Record(command: command, failure: failure, nanoseconds: nanoseconds))
+    }
+
+    /// Records an undo, redo or replay.
+    mutating func record(reserved name: String, outcome: CommandOutcome, nanoseconds: UInt64) {
+        record(Reserved(name: name), outcome: outcome, nanoseconds: nanoseconds)
+    }
+
+    mutating func removeAll() {
+        ring.removeAll()
+    }
+
+    /// `records` as entries with encoded inputs, oldest first. Call it without the lock held:
+    /// encoding runs the commands' `encode(to:)`.
+    static func entries(_ records: [Record]) -> [JournalEntry] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return records.map { record in
-            JournalEntry(
-                name: record.name ?? commandName(of: record.command), input: Self.encode(record.command, with: encoder),
-                outcome: record.outcome, duration: record.duration)
-        }
-    }
-
-    func removeAll() {
-        ring.withLock { ring in
-            ring.records.removeAll()
-            ring.head = 0
+            // A reserved record's input is its name, as JSON: what it has always been.
+            let reserved = record.command as? Reserved
+            return JournalEntry(
+                name: reserved?.name ?? commandName(of: record.command),
+                input: encode(reserved?.name ?? record.command, with: encoder), outcome: record.outcome,
+                duration: .nanoseconds(Int64(clamping: record.nanoseconds)))
         }
     }
 

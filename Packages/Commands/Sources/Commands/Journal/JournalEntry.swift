@@ -11,7 +11,9 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var input: Data?
     /// How it ended.
     public var outcome: CommandOutcome
-    /// From the start of the command to the end of its commit (or failure).
+    /// From the start of the command to the end of its commit (or failure). Sync commands run
+    /// by a runner without middleware are timed with a cheap clock: on Linux its resolution is
+    /// the kernel tick (a few milliseconds), so quick ones show zero.
     public var duration: Duration
 
     /// Creates an entry.

@@ -4,6 +4,14 @@ extension CommandRunner {
     /// Its slow work runs concurrently with other commands; its staged changes are committed
     /// after those of every async command submitted before it.
     ///
+    /// Awaited from inside another async command's `execute` on the same runner, it runs as that
+    /// command's guest: it commits as soon as the outer command's turn has come (ahead of the
+    /// outer command, which is still running, and of commands submitted after it) instead of
+    /// waiting for the outer command to finish, which would never happen. Its change is its
+    /// own: it stays if the outer command later fails, and the outer command's staged changes
+    /// are applied on top of it. To make a child part of the outer command's all-or-nothing
+    /// change instead, use ``CommandContext/run(_:)``.
+    ///
     /// - Parameters:
     ///   - command: The command to run.
     ///   - id: An id to cancel it by with ``cancel(id:)``.
@@ -34,6 +42,8 @@ extension CommandRunner {
     /// Runs an async command and calls `completion` on the main actor with its result.
     ///
     /// The command is submitted (and its place in the commit order taken) before this returns.
+    /// From inside another async command's `execute` on the same runner, it commits as that
+    /// command's guest, as ``run(_:id:cancelsPrevious:)`` explains.
     public func run<C: AsyncCommand>(
         _ command: C, id: String? = nil, cancelsPrevious: Bool = false,
         completion: @escaping @MainActor @Sendable (Swift.Result<C.Result, any Error>) -> Void
@@ -63,7 +73,7 @@ extension CommandRunner {
         deliver receiver: @escaping @Sendable (Swift.Result<C.Result, any Error>) -> Void
     ) where C.Model == Model {
         ReadScope.checkNotReading(C.commandName)
-        let begin = measuresTime ? ContinuousClock.now : nil
+        let begin = now()
         let info = CommandInfo(command: command, id: id, isAsync: true)
         let deliver = Delivery(receiver)
         if !middleware.isEmpty {
@@ -76,6 +86,7 @@ extension CommandRunner {
             }
         }
         let ticket = sequencer.take()
+        let hosts = sequencer.currentHosts
         // A cancelled command never commits, so it gives up its place in line at once, and its
         // caller hears of it at once, even if its slow part ignores cancellation.
         handle.whenCancelled { [sequencer] in
@@ -93,9 +104,11 @@ extension CommandRunner {
             let transaction = Transaction(store: store, name: C.commandName)
             let result: C.Result
             do {
-                result = try await command.execute(CommandContext(transaction: transaction))
+                result = try await sequencer.runAsHost(ticket, inside: hosts) {
+                    try await command.execute(CommandContext(transaction: transaction))
+                }
                 try Task.checkCancellation()
-                try await sequencer.waitForTurn(ticket)
+                try await sequencer.waitForTurn(ticket, hosts: hosts)
             } catch {
                 transaction.expire()
                 let cancelled = error is CancellationError || (handle.isCancelled && !(error is CommandError))
@@ -114,7 +127,7 @@ extension CommandRunner {
     /// journal and middleware see changes in the order they were applied.
     private func commit<C: AsyncCommand>(
         _ command: C, info: CommandInfo, transaction: Transaction<Model>, handle: CancelHandle,
-        since begin: ContinuousClock.Instant?
+        since begin: UInt64
     ) async -> Swift.Result<Void, any Error> where C.Model == Model {
         await store.perform(C.commandName) { () -> Swift.Result<Void, any Error> in
             guard handle.beginCommit() else {
@@ -129,9 +142,17 @@ extension CommandRunner {
                     return .success(())
                 }
                 let old = self.store.current
-                let observers = self.store.commit(new)
-                self.history.record(
-                    old: old, name: command, behavior: command.undoBehavior, savesModel: command.savesModel)
+                if let isUnchanged = self.isUnchanged, isUnchanged(old, new) {
+                    let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
+                    self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
+                    return saveError.map { .failure($0) } ?? .success(())
+                }
+                let behavior = self.recordsUndo ? command.undoBehavior : .skip
+                let savesModel = command.savesModel
+                let observers = self.store.commit(new) {
+                    self.records.state.pointee.history.record(
+                        old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+                }
                 let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
                 self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
                 self.store.notify(observers, of: ModelChange(command: command, old: old, new: new))

@@ -8,10 +8,23 @@ extension CommandRunner {
     ///   ``CommandError/saveFailed(command:underlying:)`` (the change stays);
     ///   ``CommandError/reentrantExecute(command:)`` when called from a change observer or a
     ///   command, where `run(_:completion:)` queues the command instead.
+    ///
+    /// For an `Equatable` model, a command that leaves the model equal to what it was makes no
+    /// change: no undo step, no announcement to observers, no new version (it is journaled,
+    /// and the save hook is still called when the command asks for a save). For other models,
+    /// every successful command is a change, even one that changed nothing.
     @inlinable
     @discardableResult
     public func execute<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
-        try store.performNow(C.commandName) { try apply(command) }
+        ReadScope.checkNotReading(C.commandName)
+        guard store.beginWriting() else {
+            return try store.performQueued(C.commandName) { try apply(command) }
+        }
+        guard middleware.isEmpty, saveHook == nil || !command.savesModel else {
+            defer { store.drain() }
+            return try apply(command)
+        }
+        return try applyDirectly(command)
     }
 
     /// Queues a sync command and calls `completion` on the main actor with its result.
@@ -33,10 +46,52 @@ extension CommandRunner {
         try await store.perform(C.commandName) { Swift.Result { try self.apply(command) } }.get()
     }
 
-    /// Applies `command` on the writer thread.
+    /// The fast path of ``execute(_:)``, on the writer, for a runner without middleware and a
+    /// command that does not ask for a save: one critical section commits the model, records
+    /// the undo step and the journal entry, and (when nobody observes and nothing is queued)
+    /// gives up the writer role.
+    @inlinable
+    func applyDirectly<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
+        let start = journals ? JournalClock.coarse() : 0
+        let old = store.current
+        var new = old
+        let result: C.Result
+        do {
+            result = try command.execute(&new)
+        } catch {
+            let outcome = journals ? CommandOutcome(error) : .succeeded
+            let elapsed = journals ? JournalClock.coarse() &- start : 0
+            store.endWriting {
+                records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: elapsed)
+            }
+            throw error
+        }
+        if let isUnchanged, isUnchanged(old, new) {
+            let elapsed = journals ? JournalClock.coarse() &- start : 0
+            store.endWriting {
+                records.state.pointee.journal.recordSuccess(command, nanoseconds: elapsed)
+            }
+            return result
+        }
+        let behavior = recordsUndo ? command.undoBehavior : .skip
+        let savesModel = recordsUndo && command.savesModel
+        let elapsed = journals ? JournalClock.coarse() &- start : 0
+        let observers = store.commitAndEnd(new) {
+            records.state.pointee.history.record(
+                old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+            records.state.pointee.journal.recordSuccess(command, nanoseconds: elapsed)
+        }
+        if let observers {
+            store.notify(observers, of: ModelChange(command: command, old: old, new: new))
+            store.drain()
+        }
+        return result
+    }
+
+    /// Applies `command` on the writer thread: the path with middleware and saves.
     @inlinable
     func apply<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
-        let start = measuresTime ? ContinuousClock.now : nil
+        let start = now()
         let old = store.current
         if !middleware.isEmpty {
             do {
@@ -55,11 +110,21 @@ extension CommandRunner {
             recordOutcome(CommandInfo(command: command, isAsync: false), outcome: CommandOutcome(error), since: start)
             throw error
         }
-        let observers = store.commit(new)
-        if recordsUndo {
-            history.record(old: old, name: command, behavior: command.undoBehavior, savesModel: command.savesModel)
+        let savesModel = command.savesModel
+        if let isUnchanged, isUnchanged(old, new) {
+            let saveError = save(new, wanted: savesModel, name: C.commandName)
+            recordOutcome(
+                CommandInfo(command: command, isAsync: false),
+                outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: start)
+            if let saveError { throw saveError }
+            return result
         }
-        let saveError = save(new, wanted: command.savesModel, name: C.commandName)
+        let behavior = recordsUndo ? command.undoBehavior : .skip
+        let observers = store.commit(new) {
+            records.state.pointee.history.record(
+                old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+        }
+        let saveError = save(new, wanted: savesModel, name: C.commandName)
         recordOutcome(
             CommandInfo(command: command, isAsync: false), outcome: saveError.map(CommandOutcome.init) ?? .succeeded,
             since: start)

@@ -22,14 +22,19 @@ public final class CommandRunner<Model: Sendable>: Sendable {
     public let store: ModelStore<Model>
     @usableFromInline let middleware: [any CommandMiddleware<Model>]
     @usableFromInline let saveHook: SaveHook?
-    @usableFromInline let history: UndoHistory<Model>
-    @usableFromInline let journalBuffer: JournalBuffer
+    /// The undo history and the journal, guarded by the store's lock.
+    @usableFromInline let records: RunnerRecords<Model>
     let sequencer = CommitSequencer()
     let inFlight = InFlightCommands()
-    /// Durations are only measured when someone reads them.
+    /// Durations are only measured when someone reads them (the journal or middleware).
     @usableFromInline let measuresTime: Bool
-    /// Whether undo is on (`undoLimit > 0`), checked before taking the history's lock.
+    /// Whether undo is on (`undoLimit > 0`).
     @usableFromInline let recordsUndo: Bool
+    /// Whether the journal is on (`journalLimit > 0`).
+    @usableFromInline let journals: Bool
+    /// For an `Equatable` model: whether a command left it as it was (then there is no change
+    /// to record or announce). Nil for other models.
+    @usableFromInline let isUnchanged: (@Sendable (Model, Model) -> Bool)?
 
     /// Creates a runner for `store`.
     /// - Parameters:
@@ -47,19 +52,26 @@ public final class CommandRunner<Model: Sendable>: Sendable {
         self.store = store
         self.middleware = middleware
         self.saveHook = save
-        self.history = UndoHistory(limit: undoLimit)
-        self.journalBuffer = JournalBuffer(capacity: journalLimit)
+        self.records = RunnerRecords(lock: store.lock, undoLimit: undoLimit, journalLimit: journalLimit)
         self.measuresTime = journalLimit > 0 || !middleware.isEmpty
         self.recordsUndo = undoLimit > 0
+        self.journals = journalLimit > 0
+        self.isUnchanged = ModelEquality.unchangedTest(for: Model.self)
     }
 
     /// The journal: the most recent commands, oldest first (in the order their changes were
     /// applied), with their inputs and outcomes.
-    public var journal: [JournalEntry] { journalBuffer.entries() }
+    ///
+    /// Sync commands run by a runner without middleware are timed with a cheap clock, whose
+    /// resolution on Linux is the kernel tick (a few milliseconds; quicker commands show a zero
+    /// duration); everything else is timed precisely.
+    public var journal: [JournalEntry] {
+        JournalBuffer.entries(records.withLock { $0.journal.ring.elements })
+    }
 
     /// Empties the journal.
     public func clearJournal() {
-        journalBuffer.removeAll()
+        records.withLock { $0.journal.removeAll() }
     }
 
     // MARK: - Shared steps
@@ -77,19 +89,34 @@ public final class CommandRunner<Model: Sendable>: Sendable {
         }
     }
 
-    /// Records how a command ended: journal, then middleware in reverse order.
+    /// A precise timestamp to measure a duration from; 0 when nobody reads durations.
+    @inlinable
+    func now() -> UInt64 {
+        measuresTime ? JournalClock.precise() : 0
+    }
+
+    /// The time since `start` (from ``now()``), in nanoseconds.
+    @inlinable
+    func nanoseconds(since start: UInt64) -> UInt64 {
+        measuresTime ? JournalClock.precise() &- start : 0
+    }
+
+    /// Records how a command ended: journal, then middleware in reverse order. Call it on the
+    /// writer, without the lock held.
     @inlinable
     func recordOutcome(
-        _ info: @autoclosure () -> CommandInfo, outcome: @autoclosure () -> CommandOutcome,
-        since start: ContinuousClock.Instant?
+        _ info: @autoclosure () -> CommandInfo, outcome: @autoclosure () -> CommandOutcome, since start: UInt64
     ) {
         guard measuresTime else { return }
         let info = info()
         let outcome = outcome()
-        let duration = start.map { ContinuousClock.now - $0 } ?? .zero
-        journalBuffer.record(info.command, outcome: outcome, duration: duration)
+        let elapsed = nanoseconds(since: start)
+        if journals {
+            records.withLock { $0.journal.record(info.command, outcome: outcome, nanoseconds: elapsed) }
+        }
         guard !middleware.isEmpty else { return }
         let model = store.model
+        let duration = Duration.nanoseconds(Int64(clamping: elapsed))
         for link in middleware.reversed() {
             link.didRun(info, outcome: outcome, duration: duration, model: model)
         }

@@ -40,6 +40,12 @@ public struct UndoStep: Sendable, Hashable, CustomStringConvertible {
     /// The name of the undo step: the command (or group) whose change was undone or redone.
     public var stepName: String
 
+    @usableFromInline
+    init(isUndo: Bool, stepName: String) {
+        self.isUndo = isUndo
+        self.stepName = stepName
+    }
+
     /// `"undo AddGroup"` or `"redo AddGroup"`.
     public var description: String { "\(isUndo ? "undo" : "redo") \(stepName)" }
 }

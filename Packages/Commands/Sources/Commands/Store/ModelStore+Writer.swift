@@ -5,26 +5,70 @@ import Foundation
 /// they were submitted, on whichever thread found the queue idle (the "writer"). A job submitted
 /// while another runs, including from a change observer on the writer thread, waits its turn.
 extension ModelStore {
-    /// Runs `work` as the next job and returns its result, blocking until it has run.
-    ///
-    /// - Throws: ``CommandError/reentrantExecute(command:)`` when called on the writer thread
-    ///   (from an observer or a command), where waiting would deadlock and running would nest.
+    /// Becomes the writer when no job is running; false when one is (take the slow path then).
     @inlinable
-    func performNow<T>(_ name: @autoclosure () -> String, _ work: () throws -> T) throws -> T {
-        ReadScope.checkNotReading(name())
+    func beginWriting() -> Bool {
         lock.lock()
         if isWriting {
             lock.unlock()
-            return try performQueued(name(), work)
+            return false
         }
         isWriting = true
         writer = CurrentThread.id
         lock.unlock()
-        defer { drain() }
-        return try work()
+        return true
     }
 
-    /// The slow path of ``performNow(_:_:)``: another thread is writing.
+    /// With the lock held, on the writer: gives up the writer role when no job is queued.
+    /// Returns false when jobs are queued; the writer must ``drain()`` them.
+    @inlinable
+    @inline(__always)
+    func releaseWriterIfIdle() -> Bool {
+        guard pendingHead >= pending.count else { return false }
+        if !pending.isEmpty {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        isWriting = false
+        writer = nil
+        return true
+    }
+
+    /// On the writer, for a job that changed nothing: runs `record` under the lock, then gives
+    /// up the writer role (running the queued jobs first, if any).
+    @inlinable
+    func endWriting(recording record: () -> Void) {
+        lock.lock()
+        record()
+        let released = releaseWriterIfIdle()
+        lock.unlock()
+        if !released { drain() }
+    }
+
+    /// On the writer, the last step of a job: replaces the model and runs `record` (the undo
+    /// step, the journal entry) in the same critical section. When nobody observes and no job
+    /// is queued, it also gives up the writer role and returns nil; otherwise it returns the
+    /// observers, and the caller must ``notify(_:of:)`` them, then ``drain()``.
+    @inlinable
+    func commitAndEnd(_ model: Model, recording record: () -> Void) -> [Observer]? {
+        lock.lock()
+        current = model
+        version &+= 1
+        record()
+        if observers.isEmpty && releaseWriterIfIdle() {
+            lock.unlock()
+            return nil
+        }
+        let observers = self.observers
+        lock.unlock()
+        return observers
+    }
+
+    /// Runs `work` as the next job and returns its result, blocking until it has run: the slow
+    /// path of ``CommandRunner/execute(_:)``, when ``beginWriting()`` found a job running.
+    ///
+    /// - Throws: ``CommandError/reentrantExecute(command:)`` when called on the writer thread
+    ///   (from an observer or a command), where waiting would deadlock and running would nest.
     @usableFromInline
     func performQueued<T>(_ name: String, _ work: () throws -> T) throws -> T {
         lock.lock()
@@ -56,6 +100,7 @@ extension ModelStore {
     }
 
     /// Queues `job`; runs it (and everything queued behind it) right away when the queue is idle.
+    @usableFromInline
     func submit(_ name: @autoclosure () -> String, _ job: @escaping () -> Void) {
         ReadScope.checkNotReading(name())
         lock.lock()
@@ -70,9 +115,16 @@ extension ModelStore {
         drain()
     }
 
-    /// Runs `work` as a job and returns its result without blocking a thread.
+    /// Runs `work` as a job and returns its result without blocking a thread: at once, on
+    /// this thread, when no job is running; otherwise after the jobs queued before it.
+    @inlinable
     func perform<T: Sendable>(_ name: String, _ work: @escaping () -> T) async -> T {
-        await withCheckedContinuation { continuation in
+        ReadScope.checkNotReading(name)
+        if beginWriting() {
+            defer { drain() }
+            return work()
+        }
+        return await withCheckedContinuation { continuation in
             submit(name) { continuation.resume(returning: work()) }
         }
     }

@@ -38,7 +38,7 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline let lock = NSLock()
+    @usableFromInline let lock = FastLock()
     @usableFromInline let state: UnsafeMutablePointer<State>
 
     @inlinable var current: Model {
@@ -107,6 +107,9 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
 
     /// Calls `handler` after every change, in order, on the thread that made the change.
     ///
+    /// A command that leaves an `Equatable` model as it was makes no change and is not
+    /// announced.
+    ///
     /// A command started from `handler` is queued and runs after every observer has seen this
     /// change (FIFO, never nested). Keep the returned value alive for as long as you observe.
     public func observe(_ handler: @escaping @Sendable (ModelChange<Model>) -> Void) -> ChangeObservation {
@@ -141,14 +144,15 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         return (current, version)
     }
 
-    /// Replaces the model. Only called on the writer thread.
-    /// Returns the observers to notify, read under the same lock.
+    /// Replaces the model and runs `record` (the undo step) in the same critical section.
+    /// Only called on the writer thread. Returns the observers to notify, read under the lock.
     @inlinable
     @discardableResult
-    func commit(_ model: Model) -> [Observer] {
+    func commit(_ model: Model, recording record: () -> Void = {}) -> [Observer] {
         lock.lock()
         current = model
         version &+= 1
+        record()
         let observers = self.observers
         lock.unlock()
         return observers

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A runner's undo history and journal.
+///
+/// They change together with the model, so they share the store's lock: committing a change
+/// and recording it is one critical section, and a reader never sees a model without its undo
+/// step or journal entry.
+@usableFromInline
+final class RunnerRecords<Model: Sendable>: @unchecked Sendable {
+    // @unchecked: `state` is only read or written with `lock` (the store's lock) held.
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var history: UndoHistory<Model>
+        @usableFromInline var journal: JournalBuffer
+    }
+
+    /// The store's lock.
+    @usableFromInline let lock: FastLock
+    /// Behind a pointer: no dynamic exclusivity check per access; the lock is the check.
+    @usableFromInline let state: UnsafeMutablePointer<State>
+
+    init(lock: FastLock, undoLimit: Int, journalLimit: Int) {
+        self.lock = lock
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: State(history: UndoHistory(limit: undoLimit), journal: JournalBuffer(capacity: journalLimit)))
+    }
+
+    deinit {
+        state.pointee.history.pastSnapshots.deallocate()
+        state.pointee.history.pastInfo.deallocate()
+        state.pointee.journal.ring.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Runs `body` with the lock held. Never call it with the lock already held.
+    @inlinable
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state.pointee)
+    }
+}
