@@ -52,9 +52,11 @@ struct LoadingModelTests {
         })
         async let first: Void = model.load()
         await settle { model.state.isLoading }
-        async let second: Void = model.load()
+        // A task made on the main actor is queued there at once, ahead of the first load's
+        // resumption: `async let` would reach the main actor only after a hop, racing the gate.
+        let second = Task { @MainActor in await model.load() }
         gate.open()
-        _ = await (first, second)
+        _ = await (first, second.value)
         #expect(gauge.total == 1)
         #expect(model.state.value == 1)
     }

@@ -44,10 +44,10 @@ extension StatefulOperation {
         } onCancel: {
             self.cancel()
         }
-        switch state.withLock({ $0.outcome }) {
-        case .succeeded(let value)?: return value
-        case .failed(let error)?: throw error
-        case .cancelled?, nil: throw CancellationError()
+        switch finishedOutcome {
+        case .succeeded(let value): return value
+        case .failed(let error): throw error
+        case .cancelled: throw CancellationError()
         }
     }
 }

@@ -21,15 +21,24 @@ public struct OperationBase: Sendable {
         start.isEmpty && returned.isEmpty && success.isEmpty && fail.isEmpty && finish.isEmpty
     }
 
+    /// Whether any callback asked for the caller's context.
+    var usesCallerContext: Bool {
+        start.contains { $0.runsOnCaller } || returned.contains { $0.runsOnCaller }
+            || success.contains { $0.runsOnCaller } || fail.contains { $0.runsOnCaller }
+            || finish.contains { $0.runsOnCaller }
+    }
+
     /// A base with no callbacks, for operations that must not share the app's (chains use it).
     public static let none = OperationBase()
 
-    private static let storage = Locked(OperationBase())
+    /// The shared base, or nil while it is empty: every operation reads it, so the usual
+    /// case copies no callback list in or out.
+    private static let storage = Locked<OperationBase?>(nil)
 
     /// The base new operations use unless told otherwise. Empty until the app sets it.
     public static var shared: OperationBase {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { storage.withLock { $0 } ?? OperationBase() }
+        set { storage.withLock { $0 = newValue.isEmpty ? nil : newValue } }
     }
 
     /// This base plus a start callback on the main actor.

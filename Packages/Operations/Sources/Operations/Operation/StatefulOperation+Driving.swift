@@ -1,54 +1,47 @@
 extension StatefulOperation {
-    /// Takes the configuration out, so the callbacks (and whatever they capture) are released
-    /// as soon as the operation finishes.
-    private func takeConfiguration() -> Configuration? {
-        state.withLock { state in
-            defer { state.configuration = nil }
-            return state.configuration
+    /// Takes the work and the callbacks out, so that they (and whatever they capture) are
+    /// released as soon as the operation finishes. Only the task that sealed the operation calls it.
+    func takeConfiguration() -> (Work?, Callbacks?) {
+        defer {
+            work = nil
+            callbacks = nil
         }
+        return (work, callbacks)
     }
 
-    func drive(isolation: isolated (any Actor)?, turn: StartTurn?) async {
-        guard let configuration = takeConfiguration() else {
-            turn?.pass()
-            lifecycle.finish(.cancelled)
-            return
-        }
+    /// Runs an operation that has callbacks, on `isolation`; see `drive(isolation:turn:)`.
+    func run(
+        _ work: Work, _ callbacks: Callbacks, isolation: isolated (any Actor)?, turn: StartTurn?
+    ) async -> FinishKind {
         if let turn { await turn.wait() }
         // Phases without callbacks are skipped outright: no call, no hop.
-        if !configuration.start.isEmpty { await configuration.start.run(with: ()) }
+        if !callbacks.start.isEmpty { await callbacks.start.run(with: ()) }
         turn?.pass()
 
         // Work that was cancelled before it began is skipped; return still pairs with start.
         var outcome = OperationOutcome<Output, Failure>.cancelled
-        if !lifecycle.isCancelled {
+        if !isCancelled {
             do throws(Failure) {
-                outcome = .succeeded(try await configuration.work(ProgressReporter(lifecycle)))
+                outcome = .succeeded(try await work(ProgressReporter(self)))
             } catch {
                 outcome = error is CancellationError ? .cancelled : .failed(error)
             }
         }
-        if lifecycle.markReturned() { outcome = .cancelled }
+        if markReturned() { outcome = .cancelled }
 
-        if !configuration.returned.isEmpty { await configuration.returned.run(with: ()) }
+        if !callbacks.returned.isEmpty { await callbacks.returned.run(with: ()) }
         switch outcome {
-        case .succeeded(let value): if !configuration.success.isEmpty { await configuration.success.run(with: value) }
-        case .failed(let error): if !configuration.fail.isEmpty { await configuration.fail.run(with: error) }
+        case .succeeded(let value):
+            payload = value
+            if !callbacks.success.isEmpty { await callbacks.success.run(with: value) }
+        case .failed(let error):
+            payload = error
+            if !callbacks.fail.isEmpty { await callbacks.fail.run(with: error) }
         case .cancelled: break
         }
-        if !configuration.finish.isEmpty { await configuration.finish.run(with: outcome) }
-        complete(with: outcome)
-    }
-
-    func deliverCancelled(isolation: isolated (any Actor)?) async {
-        if let configuration = takeConfiguration() {
-            await configuration.finish.run(with: .cancelled)
-        }
-        complete(with: .cancelled)
-    }
-
-    private func complete(with outcome: OperationOutcome<Output, Failure>) {
-        state.withLock { $0.outcome = outcome }
-        lifecycle.finish(outcome.kind)
+        if !callbacks.finish.isEmpty { await callbacks.finish.run(with: outcome) }
+        let kind = outcome.kind
+        finish(kind)
+        return kind
     }
 }

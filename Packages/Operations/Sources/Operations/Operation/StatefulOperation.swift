@@ -16,48 +16,30 @@
 /// A cancelled operation skips success and fail but still finishes, with
 /// ``OperationOutcome/cancelled``, and only after its work returned. Configure an operation
 /// before it starts: callbacks and modifiers added later are ignored.
-public final class StatefulOperation<Output: Sendable, Failure: Error>: RunnableOperation, LifecycleDriver {
-    /// The work, given a reporter for progress.
-    typealias Work = @Sendable (ProgressReporter) async throws(Failure) -> Output
+public final class StatefulOperation<Output: Sendable, Failure: Error>: OperationLifecycle, RunnableOperation,
+    @unchecked Sendable
+{
+    // @unchecked Sendable: `work` and `callbacks` are guarded by the lifecycle's lock until the
+    // operation is sealed (`State.isSealed`, set under that lock when it starts or its
+    // cancellation is delivered); from then on only the task that sealed it touches them.
+    // `payload` is written by that task before the lock records the finish, and read under
+    // the lock after it.
 
-    /// Everything set before the operation starts; taken out, whole, when it does.
-    struct Configuration: Sendable {
-        var work: Work
-        var start: [Callback<Void>] = []
-        var returned: [Callback<Void>] = []
-        var success: [Callback<Output>] = []
-        var fail: [Callback<Failure>] = []
-        var finish: [Callback<OperationOutcome<Output, Failure>>] = []
-
-        var usesCallerContext: Bool {
-            start.contains { $0.runsOnCaller } || returned.contains { $0.runsOnCaller }
-                || success.contains { $0.runsOnCaller } || fail.contains { $0.runsOnCaller }
-                || finish.contains { $0.runsOnCaller }
-        }
-    }
-
-    struct State: Sendable {
-        /// Nil once the operation started (or was cancelled before it could).
-        var configuration: Configuration?
-        var outcome: OperationOutcome<Output, Failure>?
-        /// Kept beside the configuration so the hot path reads a flag, not the callback lists.
-        var usesCallerContext = false
-        var hasStartCallbacks = false
-    }
-
-    /// The state machine the runner and the callbacks share.
-    public let lifecycle = OperationLifecycle()
-    let state: Locked<State>
+    /// The work and the callbacks, as configured.
+    @exclusivity(unchecked) var work: Work?
+    @exclusivity(unchecked) var callbacks: Callbacks?
+    /// The value or the error once finished, type-erased so that the unspecialised code that
+    /// runs every operation needs no generic metadata; the finish kind says which.
+    @exclusivity(unchecked) var payload: Any = ()
 
     /// Creates an operation from async work, with the callbacks of `base` registered first.
     /// - Parameters:
     ///   - base: Callbacks every operation of the app shares; ``OperationBase/shared`` by default.
     ///   - work: The work. A closure with typed throws makes `Failure` that type.
     public init(base: OperationBase = .shared, _ work: @escaping @Sendable () async throws(Failure) -> Output) {
-        let wrapped: Work = { (_: ProgressReporter) async throws(Failure) -> Output in try await work() }
-        state = Locked(State(configuration: Self.configuration(work: wrapped, base: base)))
-        if !base.isEmpty { configure { _ in } }
-        lifecycle.state.withLock { $0.driver = self }
+        self.work = .plain(work)
+        super.init()
+        if !base.isEmpty { adopt(base) }
     }
 
     /// Creates an operation whose work reports progress, observable through ``progress``.
@@ -68,21 +50,17 @@ public final class StatefulOperation<Output: Sendable, Failure: Error>: Runnable
         base: OperationBase = .shared,
         reportingProgress work: @escaping @Sendable (ProgressReporter) async throws(Failure) -> Output
     ) {
-        state = Locked(State(configuration: Self.configuration(work: work, base: base)))
-        if !base.isEmpty { configure { _ in } }
-        lifecycle.state.withLock { $0.driver = self }
+        self.work = .reporting(work)
+        super.init()
+        if !base.isEmpty { adopt(base) }
     }
 
-    private static func configuration(work: @escaping Work, base: OperationBase) -> Configuration {
-        var configuration = Configuration(work: work)
-        guard !base.isEmpty else { return configuration }
-        configuration.start = base.start
-        configuration.returned = base.returned
-        configuration.success = base.success.map { $0.pulledBack { $0 as any Sendable } }
-        configuration.fail = base.fail.map { $0.pulledBack { $0 as any Error } }
-        configuration.finish = base.finish.map { $0.pulledBack { $0.erased } }
-        return configuration
+    private func adopt(_ base: OperationBase) {
+        addCallbacks(runsOnCaller: base.usesCallerContext, startsPhase: !base.start.isEmpty) { $0 = Callbacks(base) }
     }
+
+    /// The operation itself: it is its own lifecycle.
+    public var lifecycle: OperationLifecycle { self }
 
     /// Starts the operation on a task of its own and returns at once: fire and forget.
     ///
@@ -95,35 +73,51 @@ public final class StatefulOperation<Output: Sendable, Failure: Error>: Runnable
 
     @discardableResult
     func startIfIdle(isolation: (any Actor)?) -> Bool {
-        let box = TaskHandleBox()
-        let callerIsolation = usesCallerContext ? isolation : nil
-        guard lifecycle.beginStandalone(task: box, isolation: callerIsolation) else { return false }
-        box.set(Task { await self.drive(isolation: callerIsolation, turn: nil) })
+        let box = TaskHandleBox(owner: ObjectIdentifier(self))
+        guard let callerIsolation = beginStandalone(task: box, isolation: isolation) else { return false }
+        box.set(Task { _ = await self.drive(isolation: callerIsolation, turn: nil) })
         return true
+    }
+
+    override func drive(isolation: (any Actor)?, turn: StartTurn?) async -> FinishKind {
+        let (work, callbacks) = takeConfiguration()
+        guard let work else {
+            // Unreachable: an operation keeps its work until whoever sealed it takes it.
+            turn?.pass()
+            _ = markReturned()
+            finish(.cancelled)
+            return .cancelled
+        }
+        if let callbacks { return await run(work, callbacks, isolation: isolation, turn: turn) }
+        // No callbacks: nothing to hop for, and one lock records the end. The operation began
+        // just now under its lock, uncancelled; a cancellation since then cancelled this task.
+        turn?.pass()
+        if Task.isCancelled { return finishReturned(.cancelled) }
+        do throws(Failure) {
+            switch work {
+            case .plain(let work): payload = try await work()
+            case .reporting(let work): payload = try await work(ProgressReporter(self))
+            }
+            return finishReturned(.succeeded)
+        } catch {
+            if error is CancellationError { return finishReturned(.cancelled) }
+            payload = error
+            return finishReturned(.failed)
+        }
+    }
+
+    override func deliverCancelled(isolation: isolated (any Actor)?) async {
+        state.withLock { $0.isSealed = true }
+        if let finish = takeConfiguration().1?.finish, !finish.isEmpty { await finish.run(with: .cancelled) }
+        finishCancelled()
     }
 
     /// Names the operation, for error messages and debugging.
     @discardableResult
     public func named(_ name: String) -> Self {
-        lifecycle.state.withLock { $0.name = name }
+        state.withLock { $0.name = name }
         return self
     }
-
-    /// Cancels the operation.
-    ///
-    /// Running work sees Swift task cancellation; the operation finishes with
-    /// ``OperationOutcome/cancelled`` once the work returns, skipping success and fail. An
-    /// operation that has not started finishes at once, calling only its finish callbacks.
-    /// Cancelling a finished operation, or one whose work already returned, does nothing.
-    public func cancel() {
-        lifecycle.cancel()
-    }
-
-    /// Whether ``cancel()`` was called before the outcome was decided.
-    public var isCancelled: Bool { lifecycle.isCancelled }
-
-    /// Whether every callback has run.
-    public var isFinished: Bool { lifecycle.isFinished }
 
     /// Waits for the operation to finish and returns how it ended; starts it first when nothing
     /// else did (an operation that belongs to a runner waits for the runner).
@@ -131,11 +125,11 @@ public final class StatefulOperation<Output: Sendable, Failure: Error>: Runnable
         get async {
             let startedHere = startIfIdle(isolation: nil)
             await withTaskCancellationHandler {
-                await lifecycle.waitUntilFinished()
+                await waitUntilFinished()
             } onCancel: {
                 if startedHere { self.cancel() }
             }
-            return state.withLock { $0.outcome } ?? .cancelled
+            return finishedOutcome
         }
     }
 
@@ -151,24 +145,14 @@ public final class StatefulOperation<Output: Sendable, Failure: Error>: Runnable
         }
     }
 
-    /// Changes the configuration while the operation has not started; ignored afterwards.
-    @discardableResult
-    func configure(_ change: (inout Configuration) -> Void) -> Self {
-        state.withLock { state in
-            guard var configuration = state.configuration else { return }
-            change(&configuration)
-            state.usesCallerContext = configuration.usesCallerContext
-            state.hasStartCallbacks = !configuration.start.isEmpty
-            state.configuration = configuration
+    /// How the operation ended; `.cancelled` while it has not finished.
+    var finishedOutcome: OperationOutcome<Output, Failure> {
+        let (kind, payload) = state.withLock { ($0.finishKind, self.payload) }
+        switch kind {
+        case .succeeded?: if let value = payload as? Output { return .succeeded(value) }
+        case .failed?: if let error = payload as? Failure { return .failed(error) }
+        case .cancelled?, nil: break
         }
-        return self
-    }
-
-    var usesCallerContext: Bool {
-        state.withLock { $0.usesCallerContext }
-    }
-
-    var hasStartCallbacks: Bool {
-        state.withLock { $0.hasStartCallbacks }
+        return .cancelled
     }
 }

@@ -15,15 +15,15 @@ extension StatefulOperation {
         clock: any Clock<Duration> = ContinuousClock(),
         if shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true }
     ) -> Self {
-        configure { configuration in
-            let work = configuration.work
+        configureWork { work in
+            let original = work
             let attempts = max(1, maxAttempts)
-            configuration.work = { (progress: ProgressReporter) async throws(Failure) -> Output in
+            work = .reporting { (progress: ProgressReporter) async throws(Failure) -> Output in
                 var attempt = 1
                 while true {
                     let failure: Failure
                     do throws(Failure) {
-                        return try await work(progress)
+                        return try await original(progress)
                     } catch {
                         failure = error
                     }

@@ -25,11 +25,11 @@ extension StatefulOperation where Failure == any Error {
 
     /// Runs the work against `alarm`; whichever ends first decides, the other is cancelled.
     private func race(_ alarm: @escaping @Sendable () async throws -> Void) -> Self {
-        configure { configuration in
-            let work = configuration.work
-            configuration.work = { progress in
+        configureWork { work in
+            let original = work
+            work = .reporting { progress in
                 try await withThrowingTaskGroup(of: Output?.self) { group in
-                    group.addTask { try await work(progress) }
+                    group.addTask { try await original(progress) }
                     group.addTask {
                         try await alarm()
                         return nil

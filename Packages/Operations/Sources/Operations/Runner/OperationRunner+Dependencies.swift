@@ -12,46 +12,44 @@ extension OperationRunner {
         _ operation: some RunnableOperation, on dependency: any OperationDependencyConvertible
     ) -> Result<Void, OperationRunnerError> {
         let edge = dependency.dependency
-        let id = ObjectIdentifier(operation.lifecycle)
-        let dependencyID = ObjectIdentifier(edge.operation.lifecycle)
-        let outcome = state.withLock { state -> Result<Void, OperationRunnerError> in
-            guard let node = state.nodes[id], !node.isRunning else {
-                return .failure(.notPending(operation: operation.lifecycle.name))
+        let lifecycle = operation.lifecycle
+        let target = edge.operation.lifecycle
+        let outcome = state.withLock { state -> Result<Edge?, OperationRunnerError> in
+            guard lifecycle.isOwned(by: self), lifecycle.entry.status == .waiting || lifecycle.entry.status == .ready
+            else { return .failure(.notPending(operation: lifecycle.name)) }
+            if target.isOwned(by: self), let path = Self.path(from: target, to: lifecycle) {
+                return .failure(.dependencyCycle(path: [lifecycle.name] + path.map(\.name)))
             }
-            if state.nodes[dependencyID] != nil {
-                if let path = Self.path(from: dependencyID, to: id, in: state.nodes) {
-                    let names = path.compactMap { state.nodes[$0]?.operation.lifecycle.name }
-                    return .failure(.dependencyCycle(path: [operation.lifecycle.name] + names))
-                }
-                node.dependencies.insert(dependencyID)
-            } else if adopt(edge.operation, into: &state) {
-                node.dependencies.insert(dependencyID)
-            }
-            node.waitingOn += 1
+            let external = link(lifecycle, to: target, policy: edge.policy, in: &state)
+            // Back to waiting: a copy left in the ready queue is skipped.
+            lifecycle.entry.status = .waiting
+            return .success(external)
+        }
+        switch outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let external):
+            if let external { watch([external], for: lifecycle) }
             return .success(())
         }
-        if case .success = outcome {
-            watch([Edge(lifecycle: edge.operation.lifecycle, policy: edge.policy)], for: id)
-        }
-        return outcome
     }
 
-    /// The chain of dependencies leading from `start` to `target`, both included; nil if none.
-    static func path(
-        from start: ObjectIdentifier, to target: ObjectIdentifier, in nodes: [ObjectIdentifier: Node]
-    ) -> [ObjectIdentifier]? {
-        var parent: [ObjectIdentifier: ObjectIdentifier] = [:]
-        var visited: Set<ObjectIdentifier> = [start]
-        var stack = [start]
+    /// The chain of dependencies in this runner leading from `start` to `target`, both
+    /// included; nil if none. Found by walking from `target` through the operations waiting for it.
+    /// Call under the runner's lock.
+    static func path(from start: OperationLifecycle, to target: OperationLifecycle) -> [OperationLifecycle]? {
+        var parent: [ObjectIdentifier: OperationLifecycle] = [:]
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(target)]
+        var stack = [target]
         while let current = stack.popLast() {
-            if current == target {
+            if current === start {
                 var path = [current]
-                while let previous = parent[path[path.count - 1]] { path.append(previous) }
-                return path.reversed()
+                while let next = parent[ObjectIdentifier(path[path.count - 1])] { path.append(next) }
+                return path
             }
-            for next in nodes[current]?.dependencies ?? [] where visited.insert(next).inserted {
-                parent[next] = current
-                stack.append(next)
+            for (dependent, _) in current.entry.dependents
+            where dependent.entry.status != .outside && visited.insert(ObjectIdentifier(dependent)).inserted {
+                parent[ObjectIdentifier(dependent)] = current
+                stack.append(dependent)
             }
         }
         return nil

@@ -1,135 +1,165 @@
 extension OperationRunner {
-    /// A waiting edge: the operation to wait for and what its failure means.
+    /// A dependency outside this runner to wait for, and what its failure means.
     struct Edge {
-        let lifecycle: OperationLifecycle
+        let operation: OperationLifecycle
         let policy: DependencyPolicy
     }
 
+    /// Adds `lifecycle`, waiting for `dependencies`: edges, or anything that names one (the
+    /// variadic `add` passes its arguments as they are, to spare an array).
     func insert(
-        _ operation: some RunnableOperation, after dependencies: [OperationDependency],
-        exclusiveIn categories: [String],
-        isolation: (any Actor)?
+        _ lifecycle: OperationLifecycle, after dependencies: [any OperationDependencyConvertible],
+        exclusiveIn categories: [String], isolation: (any Actor)?
     ) -> Result<Void, OperationRunnerError> {
-        let lifecycle = operation.lifecycle
-        let id = ObjectIdentifier(lifecycle)
-        guard let driver = lifecycle.state.withLock({ $0.driver }) else {
-            return .failure(.alreadyFinished(operation: lifecycle.name))
-        }
-        let callerIsolation = driver.usesCallerContext ? isolation : nil
+        let dependsOnItself = dependencies.contains { $0.dependency.operation.lifecycle === lifecycle }
         let outcome = state.withLock { state -> Result<([Edge], Int), OperationRunnerError> in
-            if state.nodes[id] != nil { return .failure(.alreadyAdded(operation: lifecycle.name)) }
-            if let error = Self.refusal(of: lifecycle) { return .failure(error) }
-            if dependencies.contains(where: { ObjectIdentifier($0.operation.lifecycle) == id }) {
-                return .failure(.dependencyCycle(path: [lifecycle.name, lifecycle.name]))
+            if let error = lifecycle.enqueue(into: self, isolation: isolation, dependsOnItself: dependsOnItself) {
+                return .failure(error)
             }
-            guard lifecycle.enqueue(isolation: callerIsolation, observer: { [self] _ in nodeFinished(id) }) else {
-                return .failure(Self.refusal(of: lifecycle) ?? .alreadyStarted(operation: lifecycle.name))
-            }
-            let node = Node(operation: operation, driver: driver, sequence: state.sequence)
-            state.sequence += 1
+            append(lifecycle, to: &state)
             var edges: [Edge] = []
-            for dependency in dependencies {
-                let dependencyID = ObjectIdentifier(dependency.operation.lifecycle)
-                if state.nodes[dependencyID] != nil || adopt(dependency.operation, into: &state) {
-                    node.dependencies.insert(dependencyID)
-                }
-                edges.append(Edge(lifecycle: dependency.operation.lifecycle, policy: dependency.policy))
+            for item in dependencies {
+                let dependency = item.dependency
+                let target = dependency.operation.lifecycle
+                if let edge = link(lifecycle, to: target, policy: dependency.policy, in: &state) { edges.append(edge) }
             }
             for category in categories {
-                if let previous = state.lastInCategory[category], let holder = state.nodes[previous] {
-                    node.dependencies.insert(previous)
-                    edges.append(Edge(lifecycle: holder.operation.lifecycle, policy: .ignoreFailure))
+                if let holder = state.lastInCategory[category] {
+                    // The holder is in this runner until it finishes, which clears its categories.
+                    lifecycle.entry.waitingOn += 1
+                    holder.entry.dependents.append((lifecycle, .ignoreFailure))
                 }
-                state.lastInCategory[category] = id
+                state.lastInCategory[category] = lifecycle
             }
-            node.waitingOn = edges.count
-            state.nodes[id] = node
-            if edges.isEmpty { state.ready.append(node) }
+            if lifecycle.entry.waitingOn == 0 { makeReady(lifecycle, in: &state) }
             return .success((edges, claimWorkers(&state)))
         }
         switch outcome {
         case .failure(let error): return .failure(error)
         case .success(let (edges, workers)):
-            watch(edges, for: id)
+            watch(edges, for: lifecycle)
             spawnWorkers(workers)
             return .success(())
         }
     }
 
-    /// Why an operation cannot be enqueued, judged from its lifecycle; nil when it can.
-    static func refusal(of lifecycle: OperationLifecycle) -> OperationRunnerError? {
-        lifecycle.state.withLock { state in
-            switch state.phase {
-            case .idle: state.isCancelled ? .alreadyFinished(operation: state.name ?? lifecycle.fallbackName) : nil
-            case .enqueued, .running: .alreadyStarted(operation: state.name ?? lifecycle.fallbackName)
-            case .returned, .finished: .alreadyFinished(operation: state.name ?? lifecycle.fallbackName)
-            }
+    /// Makes `dependent` wait for `dependency`: through the dependency's entry when this runner
+    /// owns it (adopting it first when nobody started it), or else as an edge to watch.
+    func link(
+        _ dependent: OperationLifecycle, to dependency: OperationLifecycle, policy: DependencyPolicy,
+        in state: inout State
+    ) -> Edge? {
+        dependent.entry.waitingOn += 1
+        switch dependency.claim(for: self) {
+        case .elsewhere:
+            return Edge(operation: dependency, policy: policy)
+        case .adopted:
+            // A dependency nobody started is added too, so a dependent never waits for it forever.
+            append(dependency, to: &state)
+            makeReady(dependency, in: &state)
+        case .owned:
+            break
         }
+        dependency.entry.dependents.append((dependent, policy))
+        return nil
     }
 
-    /// Enqueues a dependency nobody started yet, so a dependent never waits for it forever.
-    func adopt(_ operation: any RunnableOperation, into state: inout State) -> Bool {
-        let lifecycle = operation.lifecycle
-        let id = ObjectIdentifier(lifecycle)
-        guard let driver = lifecycle.state.withLock({ $0.driver }),
-            lifecycle.enqueue(isolation: nil, observer: { [self] _ in nodeFinished(id) })
-        else { return false }
-        let node = Node(operation: operation, driver: driver, sequence: state.sequence)
-        state.nodes[id] = node
-        state.sequence += 1
-        state.ready.append(node)
-        return true
+    /// Adds an operation to the runner's list, waiting.
+    func append(_ operation: OperationLifecycle, to state: inout State) {
+        operation.entry.status = .waiting
+        state.members.append(operation)
     }
 
-    /// Listens for each dependency's end.
-    func watch(_ edges: [Edge], for id: ObjectIdentifier) {
+    func makeReady(_ operation: OperationLifecycle, in state: inout State) {
+        operation.entry.status = .ready
+        state.ready.append(operation)
+    }
+
+    /// Listens for the end of each dependency outside this runner.
+    ///
+    /// The dependent is held weakly: the runner keeps it while it waits, and a dependency that
+    /// never finishes must not keep it alive once it left (cancelled).
+    func watch(_ edges: [Edge], for dependent: OperationLifecycle) {
         for edge in edges {
-            let dependencyID = ObjectIdentifier(edge.lifecycle)
             let policy = edge.policy
-            edge.lifecycle.observeFinish { [self] kind in
-                dependencyFinished(id, dependencyID: dependencyID, kind: kind, policy: policy)
+            edge.operation.observeFinish { [self, weak dependent] kind in
+                if let dependent { dependencyFinished(dependent, kind: kind, policy: policy) }
             }
         }
     }
 
-    func dependencyFinished(
-        _ id: ObjectIdentifier, dependencyID: ObjectIdentifier, kind: FinishKind, policy: DependencyPolicy
-    ) {
-        enum Action { case none, cancel(OperationLifecycle), spawn(Int) }
+    /// Counts down a dependency outside this runner that finished.
+    func dependencyFinished(_ dependent: OperationLifecycle, kind: FinishKind, policy: DependencyPolicy) {
+        enum Action { case none, cancel, spawn(Int) }
         let action = state.withLock { state -> Action in
-            guard let node = state.nodes[id], !node.isRunning else { return .none }
-            node.dependencies.remove(dependencyID)
-            if kind != .succeeded && policy == .requireSuccess {
-                return .cancel(node.operation.lifecycle)
-            }
-            node.waitingOn -= 1
-            guard node.waitingOn == 0 else { return .none }
-            state.ready.append(node)
+            guard dependent.entry.status == .waiting else { return .none }
+            if kind != .succeeded && policy == .requireSuccess { return .cancel }
+            dependent.entry.waitingOn -= 1
+            guard dependent.entry.waitingOn == 0 else { return .none }
+            makeReady(dependent, in: &state)
             return .spawn(claimWorkers(&state))
         }
         switch action {
         case .none: break
-        case .cancel(let lifecycle): lifecycle.cancel()
+        case .cancel: dependent.cancel()
         case .spawn(let count): spawnWorkers(count)
         }
     }
 
-    func nodeFinished(_ id: ObjectIdentifier) {
-        // The node (and the operation it may hold last) is released after the lock, not under it.
-        var removed: Node?
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            removed = state.nodes.removeValue(forKey: id)
-            removed?.isFinished = true
-            if !state.lastInCategory.isEmpty {
-                for (category, holder) in state.lastInCategory where holder == id {
-                    state.lastInCategory.removeValue(forKey: category)
-                }
+    /// Forgets a finished operation and counts it down in its dependents. Returns the
+    /// dependents that required it to succeed and must now be cancelled.
+    func forget(
+        _ operation: OperationLifecycle, finished kind: FinishKind, in state: inout State
+    ) -> [OperationLifecycle] {
+        guard operation.entry.status != .outside else { return [] }
+        state.members.remove(operation)
+        operation.entry.status = .outside
+        if !state.lastInCategory.isEmpty {
+            for (category, holder) in state.lastInCategory where holder === operation {
+                state.lastInCategory.removeValue(forKey: category)
             }
-            guard state.nodes.isEmpty else { return [] }
-            defer { state.idleWaiters = [] }
-            return state.idleWaiters
         }
-        removed = nil
-        for waiter in waiters { waiter.resume() }
+        guard !operation.entry.dependents.isEmpty else { return [] }
+        let dependents = operation.entry.dependents
+        operation.entry.dependents = []
+        var cancelled: [OperationLifecycle] = []
+        for (dependent, policy) in dependents where dependent.entry.status == .waiting {
+            if kind != .succeeded && policy == .requireSuccess {
+                cancelled.append(dependent)
+                continue
+            }
+            dependent.entry.waitingOn -= 1
+            if dependent.entry.waitingOn == 0 { makeReady(dependent, in: &state) }
+        }
+        return cancelled
+    }
+
+    /// Forgets an operation whose cancellation was delivered; see `forget`.
+    func remove(_ operation: OperationLifecycle, finished kind: FinishKind) {
+        var leftovers: [OperationLifecycle?] = []
+        let (cancelled, idleWaiters, spawn) = state.withLock { state in
+            let cancelled = forget(operation, finished: kind, in: &state)
+            return (cancelled, takeIdleWaiters(&state, leftovers: &leftovers), claimWorkers(&state))
+        }
+        leftovers = []
+        for waiter in idleWaiters { waiter.resume() }
+        for dependent in cancelled { dependent.cancel() }
+        spawnWorkers(spawn)
+    }
+
+    /// Once the runner is empty: the waiters of `waitUntilIdle()` to resume, and, in
+    /// `leftovers`, the ready queue's slots (operations cancelled while queued in a suspended
+    /// runner), for the caller to release after the lock.
+    func takeIdleWaiters(
+        _ state: inout State, leftovers: inout [OperationLifecycle?]
+    ) -> [CheckedContinuation<Void, Never>] {
+        guard state.members.isEmpty else { return [] }
+        if state.readyHead < state.ready.count {
+            swap(&leftovers, &state.ready)
+            state.readyHead = 0
+        }
+        guard !state.idleWaiters.isEmpty else { return [] }
+        defer { state.idleWaiters = [] }
+        return state.idleWaiters
     }
 }

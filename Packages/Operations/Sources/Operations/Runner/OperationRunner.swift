@@ -15,34 +15,16 @@ import Foundation
 /// cancels it, and so on down the graph. Operations sharing an exclusivity category run one at
 /// a time, in the order they were added. The runner keeps an operation only until it finishes.
 public final class OperationRunner: Sendable {
-    /// One operation in the runner. Its mutable fields are guarded by the runner's lock.
-    final class Node: @unchecked Sendable {
-        let operation: any RunnableOperation
-        let driver: any LifecycleDriver
-        let sequence: Int
-        /// Dependencies not yet finished.
-        var waitingOn = 0
-        /// Unfinished dependencies that belong to this runner, for cycle detection.
-        var dependencies: Set<ObjectIdentifier> = []
-        var isRunning = false
-        var isFinished = false
-
-        init(operation: any RunnableOperation, driver: any LifecycleDriver, sequence: Int) {
-            self.operation = operation
-            self.driver = driver
-            self.sequence = sequence
-        }
-    }
-
     struct State {
-        var nodes: [ObjectIdentifier: Node] = [:]
-        /// Ready nodes in FIFO order; a slot is emptied when its node is taken.
-        var ready: [Node?] = []
+        /// The operations in the runner, in the order they were added.
+        var members = Members()
+        /// Ready operations in FIFO order; a slot is emptied when its operation is taken. A slot
+        /// whose operation is no longer ready (it was cancelled, or gained a dependency) is skipped.
+        var ready: [OperationLifecycle?] = []
         var readyHead = 0
         var workers = 0
         var isSuspended = false
-        var sequence = 0
-        var lastInCategory: [String: ObjectIdentifier] = [:]
+        var lastInCategory: [String: OperationLifecycle] = [:]
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -82,7 +64,7 @@ public final class OperationRunner: Sendable {
         _ operation: some RunnableOperation, after dependencies: any OperationDependencyConvertible...,
         exclusiveIn categories: String..., isolation: isolated (any Actor)? = #isolation
     ) -> Result<Void, OperationRunnerError> {
-        add(operation, after: dependencies.map { $0.dependency }, exclusiveIn: categories, isolation: isolation)
+        insert(operation.lifecycle, after: dependencies, exclusiveIn: categories, isolation: isolation)
     }
 
     /// Adds an operation with a list of dependencies; see ``add(_:after:exclusiveIn:isolation:)-(_,_,String...,_)``.
@@ -91,31 +73,42 @@ public final class OperationRunner: Sendable {
         _ operation: some RunnableOperation, after dependencies: [OperationDependency],
         exclusiveIn categories: [String] = [], isolation: isolated (any Actor)? = #isolation
     ) -> Result<Void, OperationRunnerError> {
-        insert(operation, after: dependencies, exclusiveIn: categories, isolation: isolation)
+        insert(operation.lifecycle, after: dependencies, exclusiveIn: categories, isolation: isolation)
     }
 
     /// Cancels every operation in the runner. Those waiting finish at once with
     /// ``OperationOutcome/cancelled``, in the order they were added; running ones finish when
     /// their work returns. Operations added afterwards run normally.
     public func cancelAll() {
-        let operations = state.withLock { state in
-            state.nodes.values.sorted { $0.sequence < $1.sequence }.map { $0.operation }
-        }
-        var deliveries: [@Sendable () async -> Void] = []
+        let operations = state.withLock { $0.members.all }
+        var deliveries: [(operation: OperationLifecycle, isolation: (any Actor)?)] = []
         for operation in operations {
-            if let delivery = operation.lifecycle.cancelLeavingDelivery() { deliveries.append(delivery) }
+            if let isolation = operation.cancelLeavingDelivery() { deliveries.append((operation, isolation)) }
         }
         guard !deliveries.isEmpty else { return }
         Task { [deliveries] in
-            for delivery in deliveries { await delivery() }
+            // Runs of operations whose callbacks share an isolation are delivered with one hop.
+            var start = 0
+            while start < deliveries.count {
+                let isolation = deliveries[start].isolation
+                let actor = isolation.map(ObjectIdentifier.init)
+                var end = start + 1
+                while end < deliveries.count, deliveries[end].isolation.map(ObjectIdentifier.init) == actor { end += 1 }
+                await Self.deliver(deliveries[start..<end].map(\.operation), isolation: isolation)
+                start = end
+            }
         }
+    }
+
+    private static func deliver(_ operations: [OperationLifecycle], isolation: isolated (any Actor)?) async {
+        for operation in operations { await operation.deliverCancelled(isolation: isolation) }
     }
 
     /// Suspends until no operation is waiting or running (after the last finish callback ran).
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state -> Bool in
-                if state.nodes.isEmpty { return true }
+                if state.members.isEmpty { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -136,5 +129,5 @@ public final class OperationRunner: Sendable {
     }
 
     /// The number of operations waiting or running.
-    public var count: Int { state.withLock { $0.nodes.count } }
+    public var count: Int { state.withLock { $0.members.count } }
 }

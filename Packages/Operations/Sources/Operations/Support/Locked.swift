@@ -10,17 +10,19 @@
 
 /// A value guarded by a lock: the one place this module keeps shared mutable state.
 ///
-/// `Mutex` from `Synchronization` would do, but it needs macOS 15 / iOS 18. The lock lives in
-/// the same allocation as the value (an `os_unfair_lock` on Apple platforms, a
-/// `pthread_mutex_t` elsewhere), because operations create two of these each.
-final class Locked<State>: @unchecked Sendable {
+/// `Mutex` from `Synchronization` would do, but it needs macOS 15 / iOS 18. The lock and the
+/// value share one allocation (an `os_unfair_lock` on Apple platforms, a `pthread_mutex_t`
+/// elsewhere), and `Locked` is a struct over it, so a lock costs one allocation: every
+/// operation creates one.
+struct Locked<State>: @unchecked Sendable {
     #if canImport(Darwin)
         typealias Primitive = os_unfair_lock
     #else
         typealias Primitive = pthread_mutex_t
     #endif
 
-    private final class Storage: ManagedBuffer<State, Primitive> {
+    /// The value in the header, the lock in the (single) element.
+    final class Storage: ManagedBuffer<State, Primitive> {
         deinit {
             #if !canImport(Darwin)
                 _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
@@ -28,10 +30,13 @@ final class Locked<State>: @unchecked Sendable {
         }
     }
 
-    private let storage: ManagedBuffer<State, Primitive>
+    /// Shared by every copy: copies of a `Locked` are the same lock.
+    private let storage: Storage
 
-    init(_ state: State) {
-        storage = Storage.create(minimumCapacity: 1) { _ in state }
+    /// A lock around `state`, which is built in place (an autoclosure), not copied in.
+    init(_ state: @autoclosure () -> State) {
+        let buffer = Storage.create(minimumCapacity: 1) { _ in state() }
+        storage = unsafeDowncast(buffer, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { lock in
             #if canImport(Darwin)
                 lock.initialize(to: os_unfair_lock())
@@ -54,44 +59,6 @@ final class Locked<State>: @unchecked Sendable {
                 defer { _ = pthread_mutex_unlock(lock) }
             #endif
             return try body(&state.pointee)
-        }
-    }
-}
-
-/// A handle on the task that runs an operation, shared by the operations a runner's worker runs in turn.
-///
-/// A cancellation names the operation it is meant for, so a late one never hits the next
-/// operation on the same task. The task is created before its handle can be stored, so a
-/// cancellation that arrives in between is remembered and applied as soon as it is.
-final class TaskHandleBox: @unchecked Sendable {
-    private struct State {
-        var task: Task<Void, Never>?
-        var owner: ObjectIdentifier?
-        var pendingCancel = false
-    }
-    private let state = Locked(State())
-
-    /// Stores the task; cancels it at once if its current operation was cancelled meanwhile.
-    func set(_ task: Task<Void, Never>) {
-        state.withLock { state in
-            state.task = task
-            if state.pendingCancel { task.cancel() }
-        }
-    }
-
-    /// Records which operation the task runs now.
-    func assign(_ owner: ObjectIdentifier) {
-        state.withLock { state in
-            state.owner = owner
-            state.pendingCancel = false
-        }
-    }
-
-    /// Cancels the task if it still runs `owner`.
-    func cancel(owner: ObjectIdentifier) {
-        state.withLock { state in
-            guard state.owner == owner else { return }
-            if let task = state.task { task.cancel() } else { state.pendingCancel = true }
         }
     }
 }
