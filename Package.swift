@@ -88,7 +88,9 @@ let modules: [Module] = [
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
-    addOn("NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio, tests: [flyingFox]),
+    addOn(
+        "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
+        tests: [flyingFox]),
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
