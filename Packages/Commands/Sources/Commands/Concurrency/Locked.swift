@@ -1,9 +1,11 @@
 import Foundation
 
-/// A value guarded by a lock: the one way shared mutable state is kept in this module.
+/// A value guarded by a lock of its own. (The undo history and journal are the exception:
+/// `RunnerRecords` shares the store's lock, so a change and its records commit together.)
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
-    @usableFromInline let lock = NSLock()
+    // @unchecked: `value` is only read or written with `lock` held.
+    @usableFromInline let lock = FastLock()
     /// Behind a pointer: no dynamic exclusivity check per access; the lock is the check.
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
