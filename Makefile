@@ -56,7 +56,7 @@ docs: ## Build DocC documentation for every library into .build/docs
 		echo "==> docc convert $$library"; \
 		docc convert $$catalog --additional-symbol-graph-dir $(DOCS_DIR)/graphs/$$library \
 			--fallback-display-name $$library --fallback-bundle-identifier dev.boilerplate.$$library \
-			--output-path $(DOCS_DIR)/$$library.doccarchive $(if $(CI),,--warnings-as-errors) ; \
+			--output-path $(DOCS_DIR)/$$library.doccarchive --warnings-as-errors; \
 	done
 	@echo "Documentation in $(DOCS_DIR)"
 

@@ -4,13 +4,13 @@ import NIOCore
 import NIOHTTP1
 import Networking
 
-/// A ``Networking/Transport`` on swift-server's AsyncHTTPClient (SwiftNIO), for servers.
+/// A `Transport` on swift-server's AsyncHTTPClient (SwiftNIO), for servers.
 ///
 /// ```swift
 /// let client = Networking.HTTPClient(baseURL: apiURL, transport: AsyncHTTPClientTransport.shared)
 /// ```
 ///
-/// Redirects are never followed here: ``Networking/HTTPClient`` follows them itself, dropping
+/// Redirects are never followed here: `HTTPClient` follows them itself, dropping
 /// credentials when the origin changes, exactly as it does over URLSession. Cancellation throws
 /// `CancellationError`, and timeouts and lost connections surface as the `URLError` codes the
 /// client's retry policy understands.
@@ -88,7 +88,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Maps AsyncHTTPClient's and NIO's errors to what ``Networking/HTTPClient`` expects.
+    /// Maps AsyncHTTPClient's and NIO's errors to what `HTTPClient` expects.
     static func translate(_ error: any Error) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
         if let clientError = error as? AsyncHTTPClient.HTTPClientError {

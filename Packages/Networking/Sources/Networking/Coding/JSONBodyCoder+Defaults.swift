@@ -2,7 +2,7 @@ import Foundation
 import Serialization
 
 extension JSONBodyCoder {
-    /// JSON through a Serialization ``Serialization/Serializer``: the same deterministic JSON
+    /// JSON through a Serialization `Serializer`: the same deterministic JSON
     /// as the rest of the kit (sorted keys, ISO 8601 dates in UTC, base64 data), versioned
     /// models migrated as they are read.
     public static func serializer(_ serializer: Serializer) -> JSONBodyCoder {

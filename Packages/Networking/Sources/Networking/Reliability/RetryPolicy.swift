@@ -57,6 +57,7 @@ public struct RetryPolicy: Sendable {
     /// - Parameters:
     ///   - retry: which retry this would be, from 1.
     ///   - retryAfter: the server's `Retry-After` value, when it sent one.
+    ///   - now: the time an HTTP-date `Retry-After` is measured from; the current time by default.
     public func delay(beforeRetry retry: Int, retryAfter: String? = nil, now: Date = Date()) -> Duration? {
         guard retry < maxAttempts else { return nil }
         if let retryAfter, let wait = RetryAfter.parse(retryAfter, now: now) {

@@ -11,6 +11,10 @@ extension HTTPClient {
     /// starts over).
     ///
     /// - Parameters:
+    ///   - path: the file's path, relative to the base URL.
+    ///   - destination: where the complete file goes; its folder must exist.
+    ///   - query: query items, percent-encoded for you.
+    ///   - headers: headers for this request; they win over the client's.
     ///   - resumable: whether to resume from, and to keep, a partial file.
     ///   - progress: called as bytes arrive; `fractionCompleted` counts resumed bytes too.
     /// - Returns: `destination`, now holding the complete file.
