@@ -53,6 +53,7 @@ extension CommandRunner {
     @inlinable
     func applyDirectly<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
         let start = journals ? JournalClock.coarse() : 0
+        func elapsed() -> UInt64 { journals ? JournalClock.coarse() &- start : 0 }
         let old = store.current
         var new = old
         let result: C.Result
@@ -60,26 +61,26 @@ extension CommandRunner {
             result = try command.execute(&new)
         } catch {
             let outcome = journals ? CommandOutcome(error) : .succeeded
-            let elapsed = journals ? JournalClock.coarse() &- start : 0
+            let nanoseconds = elapsed()
             store.endWriting {
-                records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: elapsed)
+                records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: nanoseconds)
             }
             throw error
         }
         if let isUnchanged, isUnchanged(old, new) {
-            let elapsed = journals ? JournalClock.coarse() &- start : 0
+            let nanoseconds = elapsed()
             store.endWriting {
-                records.state.pointee.journal.recordSuccess(command, nanoseconds: elapsed)
+                records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
             }
             return result
         }
         let behavior = recordsUndo ? command.undoBehavior : .skip
         let savesModel = recordsUndo && command.savesModel
-        let elapsed = journals ? JournalClock.coarse() &- start : 0
+        let nanoseconds = elapsed()
         let observers = store.commitAndEnd(new) {
             records.state.pointee.history.record(
                 old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
-            records.state.pointee.journal.recordSuccess(command, nanoseconds: elapsed)
+            records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
         }
         if let observers {
             store.notify(observers, of: ModelChange(command: command, old: old, new: new))
