@@ -4,7 +4,7 @@
 /// A value, kept in ``RunnerRecords`` and guarded by the store's lock, so that a change and its
 /// undo step are recorded in one critical section. A snapshot is the model value itself, so a
 /// step costs what the model does not share with its neighbours (copy on write), and the past
-/// is kept in rings: recording a step never allocates once they are full.
+/// is kept in a ring: recording a step never allocates once it is full.
 @usableFromInline
 struct UndoHistory<Model: Sendable> {
     @usableFromInline
@@ -27,24 +27,74 @@ struct UndoHistory<Model: Sendable> {
     }
 
     /// What a past step is, apart from its snapshot.
+    ///
+    /// An ordinary step (a command's, outside any group, not coalescing) is a metatype and a
+    /// flag: copying it is copying two words, and overwriting the oldest step in the ring
+    /// releases nothing. Group names and coalescing keys live in a rarely needed box.
     @usableFromInline
     struct Info {
-        @usableFromInline var label: StepLabel
-        @usableFromInline var coalescingKey: String?
+        /// The command whose change this step undoes; nil for a group's step.
+        @usableFromInline var command: (any Sendable.Type)?
+        /// A group's name or a coalescing key; nil for an ordinary step.
+        @usableFromInline var details: Details?
         @usableFromInline var savesModel: Bool
+
+        /// An ordinary step of `command`.
+        @inlinable
+        init(command: any Sendable.Type, savesModel: Bool) {
+            self.command = command
+            self.details = nil
+            self.savesModel = savesModel
+        }
 
         @usableFromInline
         init(label: StepLabel, coalescingKey: String?, savesModel: Bool) {
-            self.label = label
-            self.coalescingKey = coalescingKey
+            switch label {
+            case .command(let type):
+                command = type
+                details = coalescingKey.map { Details(groupName: nil, coalescingKey: $0) }
+            case .name(let name):
+                command = nil
+                details = Details(groupName: name, coalescingKey: coalescingKey)
+            }
             self.savesModel = savesModel
+        }
+
+        @usableFromInline var label: StepLabel {
+            if let command { return .command(command) }
+            return .name(details?.groupName ?? "")
+        }
+
+        var coalescingKey: String? { details?.coalescingKey }
+    }
+
+    /// The rare parts of a step's ``Info``.
+    @usableFromInline
+    final class Details {
+        let groupName: String?
+        let coalescingKey: String?
+
+        init(groupName: String?, coalescingKey: String?) {
+            self.groupName = groupName
+            self.coalescingKey = coalescingKey
         }
     }
 
-    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit: two rings that
-    /// move in step (snapshots apart, so that recording one copies only the model and a label).
-    @usableFromInline var pastSnapshots: Ring<Model>
-    @usableFromInline var pastInfo: Ring<Info>
+    /// A past step: the model before the change, and what the change was.
+    @usableFromInline
+    struct PastStep {
+        @usableFromInline var snapshot: Model
+        @usableFromInline var info: Info
+
+        @inlinable
+        init(snapshot: Model, info: Info) {
+            self.snapshot = snapshot
+            self.info = info
+        }
+    }
+
+    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit.
+    @usableFromInline var past: Ring<PastStep>
     @usableFromInline var future: [Step] = []
     /// Open groups: names, outermost first. While any is open, changes join one step.
     @usableFromInline var groups: [String] = []
@@ -52,46 +102,44 @@ struct UndoHistory<Model: Sendable> {
     @usableFromInline var groupHasStep = false
 
     init(limit: Int) {
-        pastSnapshots = Ring(capacity: limit)
-        pastInfo = Ring(capacity: limit)
+        past = Ring(capacity: limit)
     }
 
     /// Whether undo is on (`undoLimit > 0`).
-    @inlinable var isEnabled: Bool { pastInfo.capacity > 0 }
+    @inlinable var isEnabled: Bool { past.capacity > 0 }
 
-    var canUndo: Bool { !pastInfo.isEmpty }
+    var canUndo: Bool { !past.isEmpty }
 
     /// The label of the step ``undo(present:)`` would take.
-    var undoLabel: StepLabel? { pastInfo.last?.label }
+    var undoLabel: StepLabel? { past.last?.info.label }
 
     @inlinable
     mutating func appendPast(_ snapshot: consuming Model, _ info: consuming Info) {
-        pastSnapshots.append(snapshot)
-        pastInfo.append(info)
+        past.append(PastStep(snapshot: snapshot, info: info))
     }
 
-    /// Records that a change labelled `label` replaced `old`.
+    /// Records that a change made by a `command` replaced `old`.
     @inlinable
-    mutating func record(old: Model, label: @autoclosure () -> StepLabel, behavior: UndoBehavior, savesModel: Bool) {
+    mutating func record(old: Model, command: any Sendable.Type, behavior: UndoBehavior, savesModel: Bool) {
         guard isEnabled else { return }
         guard case .record = behavior, groups.isEmpty, future.isEmpty else {
-            record(old: old, label: label(), unusual: behavior, savesModel: savesModel)
+            record(old: old, label: .command(command), unusual: behavior, savesModel: savesModel)
             return
         }
-        appendPast(old, Info(label: label(), coalescingKey: nil, savesModel: savesModel))
+        appendPast(old, Info(command: command, savesModel: savesModel))
     }
 
-    /// ``record(old:label:behavior:savesModel:)`` for the other cases: skipping, clearing,
+    /// ``record(old:command:behavior:savesModel:)`` for the other cases: skipping, clearing,
     /// coalescing, an open group, a redo history to drop.
     @usableFromInline
     mutating func record(old: Model, label: StepLabel, unusual behavior: UndoBehavior, savesModel: Bool) {
+        guard isEnabled else { return }
         let key: String?
         switch behavior {
         case .skip:
             return
         case .clearHistory:
-            pastSnapshots.removeAll()
-            pastInfo.removeAll()
+            past.removeAll()
             future.removeAll()
             groupHasStep = false
             return
@@ -102,13 +150,15 @@ struct UndoHistory<Model: Sendable> {
         }
         future.removeAll()
         if !groups.isEmpty {
-            if groupHasStep, pastInfo.modifyLast({ $0.savesModel = $0.savesModel || savesModel }) != nil { return }
+            if groupHasStep, past.modifyLast({ $0.info.savesModel = $0.info.savesModel || savesModel }) != nil {
+                return
+            }
             groupHasStep = true
             appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil, savesModel: savesModel))
             return
         }
-        if let key, let last = pastInfo.lastSlot, pastInfo.slots[last].coalescingKey == key {
-            pastInfo.slots[last].savesModel = pastInfo.slots[last].savesModel || savesModel
+        if let key, let last = past.lastSlot, past.slots[last].info.coalescingKey == key {
+            past.slots[last].info.savesModel = past.slots[last].info.savesModel || savesModel
             return
         }
         appendPast(old, Info(label: label, coalescingKey: key, savesModel: savesModel))
@@ -129,7 +179,9 @@ struct UndoHistory<Model: Sendable> {
     /// Takes the latest past step, pushing `present` to the future; nil when there is none.
     @inlinable
     mutating func undo(present: Model) -> Step? {
-        guard let info = pastInfo.popLast(), let snapshot = pastSnapshots.popLast() else { return nil }
+        guard let taken = past.popLast() else { return nil }
+        let info = taken.info
+        let snapshot = taken.snapshot
         let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil, savesModel: info.savesModel)
         future.append(Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
         groupHasStep = false

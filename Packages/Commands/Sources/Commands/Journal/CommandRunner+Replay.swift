@@ -13,7 +13,7 @@ extension CommandRunner {
                 let new = try registry.replay(entries, on: old)
                 let observers = self.store.commit(new) {
                     self.records.state.pointee.history.record(
-                        old: old, label: .name(name), behavior: .record, savesModel: false)
+                        old: old, label: .name(name), unusual: .record, savesModel: false)
                 }
                 self.journalStep(name, outcome: .succeeded, since: begin)
                 self.store.notify(

@@ -52,16 +52,17 @@ struct JournalBuffer {
     /// Whether the journal is on (`journalLimit > 0`).
     @inlinable var isEnabled: Bool { ring.capacity > 0 }
 
-    /// Records a command that succeeded.
+    /// Records a command that succeeded. Generic, so that a runner without a journal does not
+    /// even box the command.
     @inlinable
-    mutating func recordSuccess(_ command: consuming any Sendable, nanoseconds: UInt64) {
+    mutating func recordSuccess<C: Sendable>(_ command: C, nanoseconds: UInt64) {
         guard isEnabled else { return }
         ring.append(Record(command: command, failure: nil, nanoseconds: nanoseconds))
     }
 
     /// Records a command and how it ended.
     @inlinable
-    mutating func record(_ command: consuming any Sendable, outcome: CommandOutcome, nanoseconds: UInt64) {
+    mutating func record<C: Sendable>(_ command: C, outcome: CommandOutcome, nanoseconds: UInt64) {
         guard isEnabled else { return }
         let failure: Failure? = if case .succeeded = outcome { nil } else { Failure(outcome) }
         ring.append(Record(command: command, failure: failure, nanoseconds: nanoseconds))

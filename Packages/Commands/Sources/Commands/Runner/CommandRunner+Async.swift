@@ -151,7 +151,7 @@ extension CommandRunner {
                 let savesModel = command.savesModel
                 let observers = self.store.commit(new) {
                     self.records.state.pointee.history.record(
-                        old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+                        old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
                 }
                 let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
                 self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)

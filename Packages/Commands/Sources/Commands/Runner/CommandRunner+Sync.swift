@@ -79,7 +79,7 @@ extension CommandRunner {
         let nanoseconds = elapsed()
         let observers = store.commitAndEnd(new) {
             records.state.pointee.history.record(
-                old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+                old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
             records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
         }
         if let observers {
@@ -123,7 +123,7 @@ extension CommandRunner {
         let behavior = recordsUndo ? command.undoBehavior : .skip
         let observers = store.commit(new) {
             records.state.pointee.history.record(
-                old: old, label: .command(type(of: command)), behavior: behavior, savesModel: savesModel)
+                old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
         }
         let saveError = save(new, wanted: savesModel, name: C.commandName)
         recordOutcome(

@@ -28,8 +28,7 @@ final class RunnerRecords<Model: Sendable>: @unchecked Sendable {
     }
 
     deinit {
-        state.pointee.history.pastSnapshots.deallocate()
-        state.pointee.history.pastInfo.deallocate()
+        state.pointee.history.past.deallocate()
         state.pointee.journal.ring.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -37,9 +36,7 @@ final class RunnerRecords<Model: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with the lock held. Never call it with the lock already held.
     @inlinable
-    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state.pointee)
+    func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try lock.withLock { () throws(E) -> T in try body(&state.pointee) }
     }
 }

@@ -7,16 +7,14 @@ import Foundation
 extension ModelStore {
     /// Becomes the writer when no job is running; false when one is (take the slow path then).
     @inlinable
+    @inline(__always)
     func beginWriting() -> Bool {
-        lock.lock()
-        if isWriting {
-            lock.unlock()
-            return false
+        lock.withLock {
+            if isWriting { return false }
+            isWriting = true
+            writer = CurrentThread.id
+            return true
         }
-        isWriting = true
-        writer = CurrentThread.id
-        lock.unlock()
-        return true
     }
 
     /// With the lock held, on the writer: gives up the writer role when no job is queued.
@@ -37,11 +35,12 @@ extension ModelStore {
     /// On the writer, for a job that changed nothing: runs `record` under the lock, then gives
     /// up the writer role (running the queued jobs first, if any).
     @inlinable
+    @inline(__always)
     func endWriting(recording record: () -> Void) {
-        lock.lock()
-        record()
-        let released = releaseWriterIfIdle()
-        lock.unlock()
+        let released = lock.withLock {
+            record()
+            return releaseWriterIfIdle()
+        }
         if !released { drain() }
     }
 
@@ -50,18 +49,15 @@ extension ModelStore {
     /// is queued, it also gives up the writer role and returns nil; otherwise it returns the
     /// observers, and the caller must ``notify(_:of:)`` them, then ``drain()``.
     @inlinable
+    @inline(__always)
     func commitAndEnd(_ model: Model, recording record: () -> Void) -> [Observer]? {
-        lock.lock()
-        current = model
-        version &+= 1
-        record()
-        if observers.isEmpty && releaseWriterIfIdle() {
-            lock.unlock()
-            return nil
+        lock.withLock {
+            current = model
+            version &+= 1
+            record()
+            if observers.isEmpty && releaseWriterIfIdle() { return nil }
+            return observers
         }
-        let observers = self.observers
-        lock.unlock()
-        return observers
     }
 
     /// Runs `work` as the next job and returns its result, blocking until it has run: the slow
@@ -71,31 +67,35 @@ extension ModelStore {
     ///   (from an observer or a command), where waiting would deadlock and running would nest.
     @usableFromInline
     func performQueued<T>(_ name: String, _ work: () throws -> T) throws -> T {
-        lock.lock()
-        guard isWriting else {
-            // The writer finished meanwhile: become the writer.
-            isWriting = true
-            writer = CurrentThread.id
-            lock.unlock()
-            defer { drain() }
-            return try work()
-        }
-        if CurrentThread.isSame(writer) {
-            lock.unlock()
-            throw CommandError.reentrantExecute(command: name)
-        }
-        return try withoutActuallyEscaping(work) { work in
+        try withoutActuallyEscaping(work) { work in
             // The job holds `handoff`, never `work` itself, and drops `work` before it
             // signals: the drainer may still hold the job when this call returns.
             let handoff = Handoff(work)
             let done = DispatchSemaphore(value: 0)
-            pending.append {
-                handoff.run()
-                done.signal()
+            let turn = lock.withLock { () -> QueuedTurn in
+                guard isWriting else {
+                    // The writer finished meanwhile: become the writer.
+                    isWriting = true
+                    writer = CurrentThread.id
+                    return .runNow
+                }
+                if CurrentThread.isSame(writer) { return .reentrant }
+                pending.append {
+                    handoff.run()
+                    done.signal()
+                }
+                return .queued
             }
-            lock.unlock()
-            done.wait()
-            return try handoff.take()
+            switch turn {
+            case .runNow:
+                defer { drain() }
+                return try work()
+            case .reentrant:
+                throw CommandError.reentrantExecute(command: name)
+            case .queued:
+                done.wait()
+                return try handoff.take()
+            }
         }
     }
 
@@ -103,16 +103,14 @@ extension ModelStore {
     @usableFromInline
     func submit(_ name: @autoclosure () -> String, _ job: @escaping () -> Void) {
         ReadScope.checkNotReading(name())
-        lock.lock()
-        pending.append(job)
-        if isWriting {
-            lock.unlock()
-            return
+        let becameWriter = lock.withLock {
+            pending.append(job)
+            if isWriting { return false }
+            isWriting = true
+            writer = CurrentThread.id
+            return true
         }
-        isWriting = true
-        writer = CurrentThread.id
-        lock.unlock()
-        drain()
+        if becameWriter { drain() }
     }
 
     /// Runs `work` as a job and returns its result without blocking a thread: at once, on
@@ -132,28 +130,29 @@ extension ModelStore {
     /// Runs queued jobs until the queue is empty, then gives up the writer role.
     @inlinable
     func drain() {
-        while true {
-            lock.lock()
-            guard pendingHead < pending.count else {
-                if !pending.isEmpty {
-                    pending.removeAll(keepingCapacity: true)
-                    pendingHead = 0
-                }
-                isWriting = false
-                writer = nil
-                lock.unlock()
-                return
-            }
+        while let job = lock.withLock({ () -> (() -> Void)? in
+            guard !releaseWriterIfIdle() else { return nil }
             let job = pending[pendingHead]
             pendingHead += 1
             if pendingHead >= 64 && pendingHead * 2 >= pending.count {
                 pending.removeFirst(pendingHead)
                 pendingHead = 0
             }
-            lock.unlock()
+            return job
+        }) {
             job()
         }
     }
+}
+
+/// What ``ModelStore/performQueued(_:_:)`` found under the lock.
+private enum QueuedTurn {
+    /// No job was running: the caller became the writer.
+    case runNow
+    /// The caller is the writer (an observer or a command): waiting would deadlock.
+    case reentrant
+    /// The job is queued; the caller waits for it.
+    case queued
 }
 
 /// Carries a blocking caller's work to the writer thread and its result back.

@@ -88,9 +88,7 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     /// A consistent snapshot of the model, from any thread.
     @inlinable
     public var model: Model {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        lock.withLock { current }
     }
 
     /// Runs `body` with a snapshot of the model and returns what it returns.
@@ -113,16 +111,15 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     /// A command started from `handler` is queued and runs after every observer has seen this
     /// change (FIFO, never nested). Keep the returned value alive for as long as you observe.
     public func observe(_ handler: @escaping @Sendable (ModelChange<Model>) -> Void) -> ChangeObservation {
-        lock.lock()
-        let id = nextObserverID
-        nextObserverID += 1
-        observers.append(Observer(id: id, handler: handler))
-        lock.unlock()
+        let id = lock.withLock {
+            let id = nextObserverID
+            nextObserverID += 1
+            observers.append(Observer(id: id, handler: handler))
+            return id
+        }
         return ChangeObservation { [weak self] in
             guard let self else { return }
-            self.lock.lock()
-            self.observers.removeAll { $0.id == id }
-            self.lock.unlock()
+            self.lock.withLock { self.observers.removeAll { $0.id == id } }
         }
     }
 
@@ -139,9 +136,7 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
 
     /// The model and its version, for staging async changes.
     var versionedModel: (model: Model, version: UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (current, version)
+        lock.withLock { (current, version) }
     }
 
     /// Replaces the model and runs `record` (the undo step) in the same critical section.
@@ -149,13 +144,12 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func commit(_ model: Model, recording record: () -> Void = {}) -> [Observer] {
-        lock.lock()
-        current = model
-        version &+= 1
-        record()
-        let observers = self.observers
-        lock.unlock()
-        return observers
+        lock.withLock {
+            current = model
+            version &+= 1
+            record()
+            return observers
+        }
     }
 
     /// Tells `observers` (from ``commit(_:)``) about `change`. Only called on the writer thread.

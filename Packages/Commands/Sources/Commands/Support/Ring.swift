@@ -44,18 +44,20 @@ struct Ring<Element> {
 
     /// Appends `element`, dropping the oldest when the buffer is full.
     @inlinable
+    @inline(__always)
     mutating func append(_ element: consuming Element) {
-        if count < allocated {
+        if count == capacity {
+            // Full (the steady state): the newest takes the oldest's slot.
+            guard capacity > 0 else { return }
+            (slots + head).pointee = element
+            head = head + 1 == allocated ? 0 : head + 1
+        } else if count < allocated {
             (slots + slot(count)).initialize(to: element)
             count += 1
-        } else if count < capacity {
+        } else {
             grow()
             (slots + count).initialize(to: element)
             count += 1
-        } else if capacity > 0 {
-            // Full: the newest takes the oldest's slot.
-            (slots + head).pointee = element
-            head = head + 1 == allocated ? 0 : head + 1
         }
     }
 
