@@ -7,33 +7,30 @@ import Foundation
 /// the journal is read.
 @usableFromInline
 struct JournalBuffer {
-    /// One entry, kept small so that recording stays cheap: the outcome of a command that
-    /// succeeded (the common case) takes no space.
+    /// One entry, kept small so that recording stays cheap: a command and a duration. A
+    /// command that did not succeed is recorded wrapped in ``Failed``, with its outcome.
     @usableFromInline
     struct Record {
-        /// The command, or a ``Reserved`` name for undo, redo and replay.
+        /// The command, a ``Reserved`` name for undo, redo and replay, or either in ``Failed``.
         @usableFromInline var command: any Sendable
-        /// How it ended, unless it succeeded.
-        @usableFromInline var failure: Failure?
         @usableFromInline var nanoseconds: UInt64
 
         @usableFromInline
-        init(command: any Sendable, failure: Failure?, nanoseconds: UInt64) {
+        init(command: any Sendable, nanoseconds: UInt64) {
             self.command = command
-            self.failure = failure
             self.nanoseconds = nanoseconds
         }
-
-        var outcome: CommandOutcome { failure?.outcome ?? .succeeded }
     }
 
-    /// An outcome other than ``CommandOutcome/succeeded``, boxed.
+    /// The `command` of a record whose command did not succeed.
     @usableFromInline
-    final class Failure: Sendable {
+    struct Failed: Sendable {
+        let command: any Sendable
         let outcome: CommandOutcome
 
         @usableFromInline
-        init(_ outcome: CommandOutcome) {
+        init(command: any Sendable, outcome: CommandOutcome) {
+            self.command = command
             self.outcome = outcome
         }
     }
@@ -57,15 +54,16 @@ struct JournalBuffer {
     @inlinable
     mutating func recordSuccess<C: Sendable>(_ command: C, nanoseconds: UInt64) {
         guard isEnabled else { return }
-        ring.append(Record(command: command, failure: nil, nanoseconds: nanoseconds))
+        ring.append(Record(command: command, nanoseconds: nanoseconds))
     }
 
     /// Records a command and how it ended.
     @inlinable
     mutating func record<C: Sendable>(_ command: C, outcome: CommandOutcome, nanoseconds: UInt64) {
         guard isEnabled else { return }
-        let failure: Failure? = if case .succeeded = outcome { nil } else { Failure(outcome) }
-        ring.append(Record(command: command, failure: failure, nanoseconds: nanoseconds))
+        let recorded: any Sendable =
+            if case .succeeded = outcome { command } else { Failed(command: command, outcome: outcome) }
+        ring.append(Record(command: recorded, nanoseconds: nanoseconds))
     }
 
     /// Records an undo, redo or replay.
@@ -83,11 +81,13 @@ struct JournalBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return records.map { record in
+            let failed = record.command as? Failed
+            let command = failed?.command ?? record.command
             // A reserved record's input is its name, as JSON: what it has always been.
-            let reserved = record.command as? Reserved
+            let reserved = command as? Reserved
             return JournalEntry(
-                name: reserved?.name ?? commandName(of: record.command),
-                input: encode(reserved?.name ?? record.command, with: encoder), outcome: record.outcome,
+                name: reserved?.name ?? commandName(of: command),
+                input: encode(reserved?.name ?? command, with: encoder), outcome: failed?.outcome ?? .succeeded,
                 duration: .nanoseconds(Int64(clamping: record.nanoseconds)))
         }
     }
