@@ -7,7 +7,7 @@ struct AsyncCommandTests {
     @Test("slow parts run concurrently, but changes commit in submission order")
     func commitOrder() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let firstGate = Gate()
         let secondGate = Gate()
         let first = Task { try await runner.run(SlowAppend(text: "first", gate: firstGate), id: "first") }
@@ -27,7 +27,7 @@ struct AsyncCommandTests {
     @Test("an async command that fails after staging changes applies none of them")
     func allOrNothing() async throws {
         let store = ModelStore(Counter(value: 7))
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         await #expect(throws: MessageError("boom failed after staging.")) {
             try await runner.run(SlowAppend(text: "boom", failAfterMutating: true))
         }
@@ -37,7 +37,7 @@ struct AsyncCommandTests {
     @Test("sync commands applied while an async command is in flight are kept when it commits")
     func rebaseKeepsOtherChanges() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let gate = Gate()
         let staged = Gate()
         struct StageThenWait: AsyncCommand {
@@ -65,7 +65,7 @@ struct AsyncCommandTests {
     @Test("a command that runs forever is cancelled by id and leaves the model untouched")
     func cancelByID() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let task = Task { try await runner.run(Forever(started: started), id: "forever") }
         await started.wait()
@@ -89,7 +89,7 @@ struct AsyncCommandTests {
     @Test("cancelling the calling task cancels the command")
     func callerCancellation() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let task = Task { try await runner.run(Forever(started: started)) }
         await started.wait()
@@ -101,7 +101,7 @@ struct AsyncCommandTests {
     @Test("cancelsPrevious cancels the earlier command with the same id (search as you type)")
     func cancelsPrevious() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let gate = Gate()
         let first = Task { try await runner.run(SlowAppend(text: "s", gate: gate), id: "search") }
         await eventually("the first search is running") { runner.runningIDs.contains("search") }
@@ -129,7 +129,7 @@ struct AsyncCommandTests {
             }
         }
         let store = ModelStore(Counter())
-        try await CommandRunner(store: store).run(Parent())
+        try await CommandRunner(store: store, journalLimit: 1_000).run(Parent())
         #expect(store.model == Counter(value: 5, log: ["parent", "recovered"]))
     }
 
@@ -144,7 +144,7 @@ struct AsyncCommandTests {
             }
         }
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         await #expect(throws: MessageError("bad failed after staging.")) { try await runner.run(Group()) }
         #expect(store.model == Counter())
     }
@@ -158,7 +158,7 @@ struct AsyncCommandTests {
             }
         }
         let box = Box<CommandContext<Counter>?>(nil)
-        let runner = CommandRunner(store: ModelStore(Counter()))
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try await runner.run(Leak(box: box))
         let context = try #require(box.current)
         await #expect(throws: CommandError.contextExpired(command: "Leak")) {
@@ -175,7 +175,7 @@ struct AsyncCommandTests {
         let store = ModelStore(Counter(value: 3))
         let seen = Box(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
-        #expect(try await CommandRunner(store: store).run(ReadOnly()) == 3)
+        #expect(try await CommandRunner(store: store, journalLimit: 1_000).run(ReadOnly()) == 3)
         #expect(seen.current == 0)
         _ = observation
     }

@@ -7,7 +7,7 @@ import Testing
 struct JournalTests {
     @Test("the journal records name, Codable input and outcome of each command")
     func records() throws {
-        let runner = CommandRunner(store: ModelStore(Counter()))
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try runner.execute(Add(amount: 2))
         _ = try? runner.execute(Add(amount: -1))
         let journal = runner.journal
@@ -16,6 +16,21 @@ struct JournalTests {
         #expect(journal[1].outcome == .failed(code: "MessageError", message: "Cannot add -1."))
         let input = try JSONDecoder().decode(Add.self, from: try #require(journal[0].input))
         #expect(input.amount == 2)
+    }
+
+    @Test("a runner keeps no journal unless asked: the default holds on to no command")
+    func offByDefault() async throws {
+        let quiet = CommandRunner(store: ModelStore(Counter()))
+        try quiet.execute(Add(amount: 2))
+        _ = try? quiet.execute(Add(amount: -1))
+        #expect(quiet.journal.isEmpty)
+        #expect(quiet.store.model.value == 2)
+        try await quiet.undo()
+        #expect(quiet.store.model.value == 0)
+
+        let journaling = CommandRunner(store: ModelStore(Counter()), journalLimit: 10)
+        try journaling.execute(Add(amount: 2))
+        #expect(journaling.journal.map(\.name) == ["Add"])
     }
 
     @Test("the journal is bounded: it keeps the newest entries")
@@ -29,7 +44,7 @@ struct JournalTests {
     @Test("replaying a saved journal rebuilds the same model")
     func replay() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         try runner.execute(Add(amount: 3))
         try runner.execute(Append(text: "hello"))
         _ = try? runner.execute(Append(text: ""))
@@ -41,7 +56,7 @@ struct JournalTests {
         let entries = try JSONDecoder().decode([JournalEntry].self, from: saved)
         #expect(try registry.replay(entries, on: Counter()) == store.model)
 
-        let other = CommandRunner(store: ModelStore(Counter()))
+        let other = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try await other.replay(entries, using: registry)
         #expect(other.store.model == store.model)
         try await other.undo()
@@ -50,12 +65,12 @@ struct JournalTests {
 
     @Test("replay with an unknown command name throws a typed error and changes nothing")
     func unknownName() async throws {
-        let runner = CommandRunner(store: ModelStore(Counter()))
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try runner.execute(Add(amount: 3))
         try runner.execute(Append(text: "x"))
         var registry = CommandRegistry<Counter>()
         registry.register(Add.self)
-        let target = CommandRunner(store: ModelStore(Counter(value: 42)))
+        let target = CommandRunner(store: ModelStore(Counter(value: 42)), journalLimit: 1_000)
         await #expect(throws: CommandError.unknownCommand(name: "Append", entry: 1)) {
             try await target.replay(runner.journal, using: registry)
         }

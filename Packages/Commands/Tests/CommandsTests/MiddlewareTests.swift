@@ -39,7 +39,8 @@ struct MiddlewareTests {
         let events = Box<[String]>([])
         let store = ModelStore(Counter())
         let runner = CommandRunner(
-            store: store, middleware: [Recorder(label: "guard", events: events, refuse: ["Add", "SlowAppend"])])
+            store: store, journalLimit: 1_000,
+            middleware: [Recorder(label: "guard", events: events, refuse: ["Add", "SlowAppend"])])
         #expect(
             throws: CommandError.vetoed(command: "Add", middleware: "Recorder", reason: "Add is not allowed.")
         ) { try runner.execute(Add(amount: 1)) }
@@ -52,7 +53,8 @@ struct MiddlewareTests {
     @Test("middleware sees failures too")
     func failures() throws {
         let events = Box<[String]>([])
-        let runner = CommandRunner(store: ModelStore(Counter()), middleware: [Recorder(label: "log", events: events)])
+        let runner = CommandRunner(
+            store: ModelStore(Counter()), journalLimit: 1_000, middleware: [Recorder(label: "log", events: events)])
         #expect(throws: MessageError.self) { try runner.execute(Add(amount: -1)) }
         #expect(events.current.last?.hasPrefix("log did Add failed") == true)
     }

@@ -51,7 +51,7 @@ struct NestedRunTests {
     @Test("an async command awaiting runner.run of another on the same runner finishes; the inner change commits first")
     func nestedRunFinishes() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let result = Box<String?>(nil)
         try await finishes("the outer command finishes") {
             let value = try await runner.run(
@@ -68,7 +68,7 @@ struct NestedRunTests {
     @Test("nesting two levels deep finishes too")
     func doublyNested() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         try await finishes("the outermost command finishes") { try await runner.run(RunsNestedTwice(runner: runner)) }
         #expect(store.model.log == ["innermost", "middle", "outer"])
     }
@@ -76,7 +76,7 @@ struct NestedRunTests {
     @Test("a nested command still commits after the commands submitted before its outer command")
     func nestedWaitsForEarlierCommands() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let gate = Gate()
         let first = Task { try await runner.run(SlowAppend(text: "first", gate: gate), id: "first") }
         await eventually("the first command is submitted") { runner.runningIDs.contains("first") }
@@ -94,7 +94,7 @@ struct NestedRunTests {
     @Test("when the outer command fails, its own changes are dropped and the nested command's stay")
     func outerFailureKeepsNestedChange() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         try await finishes("the outer command fails") {
             await #expect(throws: MessageError("outer failed after its nested command.")) {
                 try await runner.run(

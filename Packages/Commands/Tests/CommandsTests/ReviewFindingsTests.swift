@@ -42,7 +42,7 @@ struct ReviewFindingsTests {
     @Test("cancelling a command that ignores cancellation still ends run with cancelled, model untouched")
     func cancelStubbornCommand() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let gate = Gate()
         let outcome = Box<Swift.Result<Int, any Error>?>(nil)
@@ -72,7 +72,7 @@ struct ReviewFindingsTests {
     @Test("the completion of a cancelled command that ignores cancellation is still called")
     func cancelStubbornCommandWithCompletion() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let gate = Gate()
         let outcome = Box<String?>(nil)
@@ -90,7 +90,7 @@ struct ReviewFindingsTests {
     @Test("cancel(id:) of an unknown id is a no-op")
     func cancelUnknownID() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         try runner.execute(Add(amount: 1))
         #expect(runner.cancel(id: "nobody") == 0)
         try await runner.run(SlowAppend(text: "after"), id: "nobody")
@@ -102,7 +102,7 @@ struct ReviewFindingsTests {
     @Test("a mutate block may read context.model without deadlocking")
     func readContextInsideMutate() async throws {
         let store = ModelStore(Counter(value: 1))
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let finished = Box<Int?>(nil)
         let task = Task.detached {
             let value = try await runner.run(ReadsContextInsideMutate())
@@ -121,7 +121,7 @@ struct ReviewFindingsTests {
     func failuresLeaveHistoryUntouched() async throws {
         let store = ModelStore(Counter())
         let saves = Box(0)
-        let runner = CommandRunner(store: store) { _ in saves.withLock { $0 += 1 } }
+        let runner = CommandRunner(store: store, journalLimit: 1_000) { _ in saves.withLock { $0 += 1 } }
         try runner.execute(Add(amount: 1, savesModel: true))
         let before = store.model
         #expect(throws: MessageError("Nothing to append.")) { try runner.execute(Append(text: "")) }
@@ -148,7 +148,7 @@ struct ReviewFindingsTests {
     @Test("the journal lists changes in the order they were applied, also for async commands and undo")
     func journalInCommitOrder() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         // Each async change or undo queues a sync command from an observer; it is applied right after.
         let observation = store.observe { change in
             if change.name != "Add" { runner.run(Add(amount: 1)) { _ in } }
@@ -208,7 +208,7 @@ struct ReviewFindingsTests {
         weak var weakRunner: CommandRunner<Counter>?
         do {
             let store = ModelStore(Counter())
-            let runner = CommandRunner(store: store) { _ in }
+            let runner = CommandRunner(store: store, journalLimit: 1_000) { _ in }
             weakStore = store
             weakRunner = runner
             let observation = store.observe { change in

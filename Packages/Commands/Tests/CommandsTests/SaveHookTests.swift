@@ -21,7 +21,7 @@ struct SaveHookTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("model.json")
-        let runner = CommandRunner(store: ModelStore(Counter()), save: Self.fileSaver(file))
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000, save: Self.fileSaver(file))
         try runner.execute(Add(amount: 1))
         #expect(!FileManager.default.fileExists(atPath: file.path))
         try runner.execute(Add(amount: 2, savesModel: true))
@@ -35,7 +35,7 @@ struct SaveHookTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("missing-folder/model.json")
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store, save: Self.fileSaver(file))
+        let runner = CommandRunner(store: store, journalLimit: 1_000, save: Self.fileSaver(file))
         do {
             try runner.execute(Add(amount: 5, savesModel: true))
             Issue.record("The save should have failed.")

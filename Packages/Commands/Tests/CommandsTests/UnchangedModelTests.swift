@@ -30,7 +30,7 @@ struct UnchangedModelTests {
     @Test("with an Equatable model, a sync command that changes nothing makes no undo step and no announcement")
     func syncNoOp() async throws {
         let store = ModelStore(Counter(value: 3))
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let seen = Box(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try runner.execute(Add(amount: 1))
@@ -46,7 +46,7 @@ struct UnchangedModelTests {
 
     @Test("a no-op command does not clear the redo history")
     func noOpKeepsRedo() async throws {
-        let runner = CommandRunner(store: ModelStore(Counter()))
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try runner.execute(Add(amount: 2))
         try await runner.undo()
         try runner.execute(SetValue(value: 0))
@@ -56,7 +56,7 @@ struct UnchangedModelTests {
     @Test("with an Equatable model, an async command whose staged changes cancel out makes no change")
     func asyncNoOp() async throws {
         let store = ModelStore(Counter())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let seen = Box(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try await runner.run(AddAndRemove())
@@ -68,7 +68,8 @@ struct UnchangedModelTests {
     @Test("a no-op command that asks for a save is still saved")
     func noOpStillSaves() throws {
         let saves = Box(0)
-        let runner = CommandRunner(store: ModelStore(Counter())) { _ in saves.withLock { $0 += 1 } }
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000) { _ in saves.withLock { $0 += 1 }
+        }
         try runner.execute(SetValue(value: 0, savesModel: true))
         #expect(saves.current == 1)
         #expect(!runner.canUndo)
@@ -77,7 +78,7 @@ struct UnchangedModelTests {
     @Test("with a model that is not Equatable, every successful command is a change, even one that changes nothing")
     func notEquatable() async throws {
         let store = ModelStore(Opaque())
-        let runner = CommandRunner(store: store)
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
         let seen = Box(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try runner.execute(Touch())

@@ -48,12 +48,15 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     ///   - router: The route table; a new one by default.
     ///   - http: An HTTP client whose activity is published as `network:on`/`network:off`.
     ///   - undoLimit: How many commands can be undone.
+    ///   - journalLimit: How many commands the runner's journal keeps; 0 (the default) keeps
+    ///     no journal.
     ///   - middleware: Middleware around every command, outermost first.
     /// - Throws: ``AppCoreError/loadFailed(file:underlying:)`` when a saved model exists but
     ///   cannot be read (it is never replaced by `model`), or a storage error for the folder.
     public init(
         model: Model, persistence: Persistence = .none, bus: Bus = Bus(), router: RouteTable = RouteTable(),
-        http: HTTPClient? = nil, undoLimit: Int = 100, middleware: [any CommandMiddleware<Model>] = []
+        http: HTTPClient? = nil, undoLimit: Int = 100, journalLimit: Int = 0,
+        middleware: [any CommandMiddleware<Model>] = []
     ) async throws {
         var initial = model
         switch persistence.kind {
@@ -74,7 +77,8 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
         }
         let store = ModelStore(initial)
         self.store = store
-        self.runner = CommandRunner(store: store, undoLimit: undoLimit, middleware: middleware)
+        self.runner = CommandRunner(
+            store: store, undoLimit: undoLimit, journalLimit: journalLimit, middleware: middleware)
         self.bus = bus
         self.router = router
         self.services = ServiceRegistry()

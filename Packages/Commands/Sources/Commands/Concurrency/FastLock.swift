@@ -31,13 +31,18 @@ final class FastLock: @unchecked Sendable {
             unfair.deallocate()
         }
 
-        /// Runs `body` with the lock held. Never call it with the lock already held.
+        /// Takes the lock. Never call it with the lock already held.
         @inlinable
         @inline(__always)
-        func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        func lock() {
             os_unfair_lock_lock(unfair)
-            defer { os_unfair_lock_unlock(unfair) }
-            return try body()
+        }
+
+        /// Gives the lock up.
+        @inlinable
+        @inline(__always)
+        func unlock() {
+            os_unfair_lock_unlock(unfair)
         }
     #elseif canImport(Synchronization)
         /// The threads that hold the lock or wait for it.
@@ -55,20 +60,23 @@ final class FastLock: @unchecked Sendable {
             waiters.deallocate()
         }
 
-        /// Runs `body` with the lock held. Never call it with the lock already held.
+        /// Takes the lock. Never call it with the lock already held.
         @inlinable
         @inline(__always)
-        func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        func lock() {
             if contenders.wrappingAdd(1, ordering: .acquiring).oldValue > 0 {
                 // Someone holds it: sleep until their unlock hands it over (EINTR: again).
                 while sem_wait(waiters) != 0 {
                     precondition(errno == EINTR, "Commands: waiting for the store's lock failed (errno \(errno)).")
                 }
             }
-            defer {
-                if contenders.wrappingSubtract(1, ordering: .releasing).oldValue > 1 { sem_post(waiters) }
-            }
-            return try body()
+        }
+
+        /// Gives the lock up, waking one waiter if there is any.
+        @inlinable
+        @inline(__always)
+        func unlock() {
+            if contenders.wrappingSubtract(1, ordering: .releasing).oldValue > 1 { sem_post(waiters) }
         }
     #else
         @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -85,13 +93,27 @@ final class FastLock: @unchecked Sendable {
             mutex.deallocate()
         }
 
-        /// Runs `body` with the lock held. Never call it with the lock already held.
+        /// Takes the lock. Never call it with the lock already held.
         @inlinable
         @inline(__always)
-        func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        func lock() {
             pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body()
+        }
+
+        /// Gives the lock up.
+        @inlinable
+        @inline(__always)
+        func unlock() {
+            pthread_mutex_unlock(mutex)
         }
     #endif
+
+    /// Runs `body` with the lock held. Never call it with the lock already held.
+    @inlinable
+    @inline(__always)
+    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }

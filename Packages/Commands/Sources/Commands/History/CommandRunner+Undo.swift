@@ -65,23 +65,22 @@ extension CommandRunner {
         let name = isUndo ? JournalEntry.ReservedName.undo : JournalEntry.ReservedName.redo
         let begin = now()
         let result = await store.perform(name) { () -> Swift.Result<Void, any Error> in
-            let taken = self.store.lock.withLock {
-                () -> (present: Model, step: UndoHistory<Model>.Step, observers: [ModelStore<Model>.Observer])? in
-                let present = self.store.current
-                let taken =
-                    isUndo
-                    ? self.records.state.pointee.history.undo(present: present)
-                    : self.records.state.pointee.history.redo(present: present)
-                guard let step = taken else { return nil }
-                self.store.current = step.snapshot
-                self.store.version &+= 1
-                return (present, step, self.store.observers)
-            }
-            guard let (present, step, observers) = taken else {
+            self.store.lock.lock()
+            let present = self.store.current
+            let taken =
+                isUndo
+                ? self.records.state.pointee.history.undo(present: present)
+                : self.records.state.pointee.history.redo(present: present)
+            guard let step = taken else {
+                self.store.lock.unlock()
                 let error = isUndo ? CommandError.nothingToUndo : CommandError.nothingToRedo
                 self.journalStep(name, outcome: CommandOutcome(error), since: begin)
                 return .failure(error)
             }
+            self.store.current = step.snapshot
+            self.store.version &+= 1
+            let observers = self.store.observers
+            self.store.lock.unlock()
             let label = step.label
             let saveError = self.save(
                 step.snapshot, wanted: step.savesModel,

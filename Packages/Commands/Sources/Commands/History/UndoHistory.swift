@@ -4,7 +4,7 @@
 /// A value, kept in ``RunnerRecords`` and guarded by the store's lock, so that a change and its
 /// undo step are recorded in one critical section. A snapshot is the model value itself, so a
 /// step costs what the model does not share with its neighbours (copy on write), and the past
-/// is kept in a ring: recording a step never allocates once it is full.
+/// is kept in rings: recording a step never allocates once they are full.
 @usableFromInline
 struct UndoHistory<Model: Sendable> {
     @usableFromInline
@@ -80,21 +80,11 @@ struct UndoHistory<Model: Sendable> {
         }
     }
 
-    /// A past step: the model before the change, and what the change was.
-    @usableFromInline
-    struct PastStep {
-        @usableFromInline var snapshot: Model
-        @usableFromInline var info: Info
-
-        @inlinable
-        init(snapshot: Model, info: Info) {
-            self.snapshot = snapshot
-            self.info = info
-        }
-    }
-
-    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit.
-    @usableFromInline var past: Ring<PastStep>
+    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit: two rings that
+    /// move in step. Apart, because undoing then moves a snapshot out without touching it: a
+    /// long history's snapshots are cold, and every retain of one is a cache miss.
+    @usableFromInline var pastSnapshots: Ring<Model>
+    @usableFromInline var pastInfo: Ring<Info>
     @usableFromInline var future: [Step] = []
     /// Open groups: names, outermost first. While any is open, changes join one step.
     @usableFromInline var groups: [String] = []
@@ -102,20 +92,22 @@ struct UndoHistory<Model: Sendable> {
     @usableFromInline var groupHasStep = false
 
     init(limit: Int) {
-        past = Ring(capacity: limit)
+        pastSnapshots = Ring(capacity: limit)
+        pastInfo = Ring(capacity: limit)
     }
 
     /// Whether undo is on (`undoLimit > 0`).
-    @inlinable var isEnabled: Bool { past.capacity > 0 }
+    @inlinable var isEnabled: Bool { pastInfo.capacity > 0 }
 
-    var canUndo: Bool { !past.isEmpty }
+    var canUndo: Bool { !pastInfo.isEmpty }
 
     /// The label of the step ``undo(present:)`` would take.
-    var undoLabel: StepLabel? { past.last?.info.label }
+    var undoLabel: StepLabel? { pastInfo.last?.label }
 
     @inlinable
     mutating func appendPast(_ snapshot: consuming Model, _ info: consuming Info) {
-        past.append(PastStep(snapshot: snapshot, info: info))
+        pastSnapshots.append(snapshot)
+        pastInfo.append(info)
     }
 
     /// Records that a change made by a `command` replaced `old`.
@@ -139,7 +131,8 @@ struct UndoHistory<Model: Sendable> {
         case .skip:
             return
         case .clearHistory:
-            past.removeAll()
+            pastSnapshots.removeAll()
+            pastInfo.removeAll()
             future.removeAll()
             groupHasStep = false
             return
@@ -150,15 +143,15 @@ struct UndoHistory<Model: Sendable> {
         }
         future.removeAll()
         if !groups.isEmpty {
-            if groupHasStep, past.modifyLast({ $0.info.savesModel = $0.info.savesModel || savesModel }) != nil {
+            if groupHasStep, pastInfo.modifyLast({ $0.savesModel = $0.savesModel || savesModel }) != nil {
                 return
             }
             groupHasStep = true
             appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil, savesModel: savesModel))
             return
         }
-        if let key, let last = past.lastSlot, past.slots[last].info.coalescingKey == key {
-            past.slots[last].info.savesModel = past.slots[last].info.savesModel || savesModel
+        if let key, let last = pastInfo.lastSlot, pastInfo.slots[last].coalescingKey == key {
+            pastInfo.slots[last].savesModel = pastInfo.slots[last].savesModel || savesModel
             return
         }
         appendPast(old, Info(label: label, coalescingKey: key, savesModel: savesModel))
@@ -179,9 +172,7 @@ struct UndoHistory<Model: Sendable> {
     /// Takes the latest past step, pushing `present` to the future; nil when there is none.
     @inlinable
     mutating func undo(present: Model) -> Step? {
-        guard let taken = past.popLast() else { return nil }
-        let info = taken.info
-        let snapshot = taken.snapshot
+        guard let info = pastInfo.popLast(), let snapshot = pastSnapshots.popLast() else { return nil }
         let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil, savesModel: info.savesModel)
         future.append(Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
         groupHasStep = false

@@ -12,8 +12,7 @@ enum CommandsBenchmarks {
     static func cases() async throws -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
         for observers in [0, 10] {
-            cases.append(lockPeerCase(observers: observers, lean: false))
-            cases.append(lockPeerCase(observers: observers, lean: true))
+            for setup in Setup.allCases { cases.append(lockPeerCase(observers: observers, setup: setup)) }
             cases.append(combinePeerCase(observers: observers))
         }
         cases.append(try undoRedoCase())
@@ -31,21 +30,41 @@ enum CommandsBenchmarks {
         func execute(_ model: inout Model) throws { model.count += 1 }
     }
 
-    /// A runner as users get it (`lean == false`: undo depth 100, journal of 1 000), or with
-    /// undo and journal off.
-    static func runner(observers: Int, lean: Bool) -> (CommandRunner<Model>, [ChangeObservation]) {
+    /// How the runner is set up.
+    enum Setup: CaseIterable {
+        /// As users get it: undo depth 100, no journal.
+        case standard
+        /// Undo and journal off.
+        case lean
+        /// Undo depth 100 and a journal of 1 000 (opt-in).
+        case journaling
+
+        var suffix: String {
+            switch self {
+            case .standard: ""
+            case .lean: "-lean"
+            case .journaling: "-journal"
+            }
+        }
+    }
+
+    static func runner(observers: Int, setup: Setup) -> (CommandRunner<Model>, [ChangeObservation]) {
         let store = ModelStore(Model())
         let runner =
-            lean ? CommandRunner(store: store, undoLimit: 0, journalLimit: 0) : CommandRunner(store: store)
+            switch setup {
+            case .standard: CommandRunner(store: store)
+            case .lean: CommandRunner(store: store, undoLimit: 0)
+            case .journaling: CommandRunner(store: store, journalLimit: 1_000)
+            }
         let observations = (0..<observers).map { _ in store.observe { change in use(change.new.count) } }
         return (runner, observations)
     }
 
-    static func lockPeerCase(observers: Int, lean: Bool) -> BenchmarkCase {
-        let (runner, observations) = runner(observers: observers, lean: lean)
+    static func lockPeerCase(observers: Int, setup: Setup) -> BenchmarkCase {
+        let (runner, observations) = runner(observers: observers, setup: setup)
         let peer = LockedStruct(observers: observers)
         return BenchmarkCase(
-            suite: "commands", name: "sync-dispatch-\(observers)-observers\(lean ? "-lean" : "")",
+            suite: "commands", name: "sync-dispatch-\(observers)-observers\(setup.suffix)",
             peer: "struct behind a lock", target: 0.33,
             ours: {
                 for _ in 0..<dispatchesPerUnit { try runner.execute(Increment()) }
@@ -57,7 +76,7 @@ enum CommandsBenchmarks {
     }
 
     static func combinePeerCase(observers: Int) -> BenchmarkCase {
-        let (runner, observations) = runner(observers: observers, lean: false)
+        let (runner, observations) = runner(observers: observers, setup: .standard)
         let subject = CurrentValueSubject<Model, Never>(Model())
         let sinks = (0..<observers).map { _ in subject.sink { use($0.count) } }
         let box = SubjectBox(subject: subject, sinks: sinks)
