@@ -21,6 +21,9 @@ extension HTTPClient {
     }
 
     /// Sends `request`, reporting download and upload progress as bytes move.
+    ///
+    /// The handlers run on the transport's thread, between reads: keep them quick (update a
+    /// value, hop to the main actor), as the client's other transfers wait while they run.
     @discardableResult
     public func send(
         _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)?,

@@ -16,7 +16,9 @@ extension HTTPClient {
     ///   - query: query items, percent-encoded for you.
     ///   - headers: headers for this request; they win over the client's.
     ///   - resumable: whether to resume from, and to keep, a partial file.
-    ///   - progress: called as bytes arrive; `fractionCompleted` counts resumed bytes too.
+    ///   - progress: called as bytes arrive; `fractionCompleted` counts resumed bytes too. It
+    ///     runs on the transport's thread, between reads: keep it quick (update a value, hop to
+    ///     the main actor), as the client's other transfers wait while it runs.
     /// - Returns: `destination`, now holding the complete file.
     @discardableResult
     public func download(

@@ -27,6 +27,9 @@ public struct ResponseHead: Sendable {
 ///
 /// Throwing from ``receive(head:)`` or ``receive(_:)`` stops the exchange: the transport
 /// cancels it and ``Transport/perform(_:receiver:)`` throws that error.
+///
+/// The calls come on the transport's own threads (for ``URLSessionTransport`` on Linux, the
+/// session's work queue), so they should return quickly and never wait for the transport.
 public protocol ResponseReceiver: AnyObject, Sendable {
     /// The status and headers arrived.
     func receive(head: ResponseHead) throws

@@ -23,7 +23,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
         guard let http = response as? HTTPURLResponse, let url = http.url ?? dataTask.originalRequest?.url else {
             exchange.fail(URLError(.badServerResponse))
-            return completionHandler(.cancel)
+            completionHandler(.cancel)
+            // FoundationNetworking ignores the disposition and would go on loading the body.
+            return cancelLater(dataTask)
         }
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
@@ -36,16 +38,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         } catch {
             exchange.fail(error)
             completionHandler(.cancel)
+            // FoundationNetworking ignores the disposition and would go on loading the body, so a
+            // head refused for its Content-Length would still be read in full: cancel it here.
+            cancelLater(dataTask)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(for: dataTask) else { return }
+        // Chunks that arrive after the exchange failed (before the cancel takes effect) are dropped.
+        guard let exchange = exchange(for: dataTask), !exchange.hasFailed else { return }
         do {
             try exchange.receiver.receive(data)
         } catch {
             exchange.fail(error)
-            dataTask.cancel()
+            cancelLater(dataTask)
         }
     }
 

@@ -13,8 +13,17 @@ import Foundation
 /// ``ResponseReceiver`` chunk by chunk, redirects are handed back to ``HTTPClient`` (which
 /// strips credentials across origins itself), and a cancelled task throws `CancellationError`.
 /// TLS is validated by the system: this transport never answers authentication challenges.
+///
+/// On Linux the session's delegate callbacks run on the session's own serial work queue rather
+/// than hopping to an `OperationQueue` (as `data(for:)` delivers its completion there too), so a
+/// receiver should return quickly: while it runs, the session's other transfers wait.
 public final class URLSessionTransport: Transport {
     /// The session every request runs on.
+    ///
+    /// On Linux its `delegateQueue` runs each block at once on the session's work queue. A task
+    /// you start on this session with a completion handler gets that handler there too, so the
+    /// handler must not call the session or a task synchronously (`dataTask(with:)`, `cancel()`
+    /// and `invalidateAndCancel()` wait for that queue); start follow-up work on another queue.
     public let session: URLSession
     private let delegate: SessionDelegate
 
@@ -24,9 +33,15 @@ public final class URLSessionTransport: Transport {
     /// client talks to APIs whose caching it manages itself.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "Networking.URLSessionTransport"
+        #if canImport(FoundationNetworking)
+            // Callbacks run on the session's own serial work queue, as `data(for:)` completes.
+            let queue: OperationQueue = InlineDelegateQueue()
+            queue.name = "Networking.URLSessionTransport"
+        #else
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.name = "Networking.URLSessionTransport"
+        #endif
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
@@ -64,7 +79,7 @@ public final class URLSessionTransport: Transport {
             }
         } onCancel: {
             exchange.markCancelled()
-            task.cancel()
+            cancelLater(task)
         }
     }
 
@@ -101,6 +116,9 @@ final class Exchange: @unchecked Sendable {
     func markCancelled() {
         lock.withLock { cancelled = true }
     }
+
+    /// Whether the receiver has stopped the exchange.
+    var hasFailed: Bool { lock.withLock { failure != nil } }
 
     /// Remembers why the receiver stopped the exchange, so completion reports it.
     func fail(_ error: any Error) {
