@@ -12,8 +12,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
     }
 
+    /// Forgets the exchange of `task`, which has ended: later callbacks for the task are ignored.
+    func unregister(_ task: URLSessionTask) {
+        exchanges.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
     private func exchange(for task: URLSessionTask) -> Exchange? {
         exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    /// Stops `task` after its exchange ended early (the receiver or the response failed it).
+    private func abandon(_ task: URLSessionTask) {
+        unregister(task)
+        // FoundationNetworking ignores a `.cancel` disposition and would go on loading the body,
+        // so a head refused for its Content-Length would still be read in full: cancel the task.
+        cancelLater(task)
     }
 
     func urlSession(
@@ -24,34 +37,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard let http = response as? HTTPURLResponse, let url = http.url ?? dataTask.originalRequest?.url else {
             exchange.fail(URLError(.badServerResponse))
             completionHandler(.cancel)
-            // FoundationNetworking ignores the disposition and would go on loading the body.
-            return cancelLater(dataTask)
+            return abandon(dataTask)
         }
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
             headers.add(name.base as? String ?? String(describing: name), value as? String ?? String(describing: value))
         }
-        do {
-            try exchange.receiver.receive(
-                head: ResponseHead(status: HTTPStatus(http.statusCode), headers: headers, url: url))
+        let head = ResponseHead(status: HTTPStatus(http.statusCode), headers: headers, url: url)
+        switch exchange.deliver({ try $0.receive(head: head) }) {
+        case .delivered:
             completionHandler(.allow)
-        } catch {
-            exchange.fail(error)
+        case .dropped:
+            // The exchange ended (it was cancelled): its task is being cancelled already.
             completionHandler(.cancel)
-            // FoundationNetworking ignores the disposition and would go on loading the body, so a
-            // head refused for its Content-Length would still be read in full: cancel it here.
-            cancelLater(dataTask)
+        case .failed:
+            completionHandler(.cancel)
+            abandon(dataTask)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // Chunks that arrive after the exchange failed (before the cancel takes effect) are dropped.
-        guard let exchange = exchange(for: dataTask), !exchange.hasFailed else { return }
-        do {
-            try exchange.receiver.receive(data)
-        } catch {
-            exchange.fail(error)
-            cancelLater(dataTask)
+        // Chunks that arrive after the exchange ended (before the cancel takes effect) are dropped.
+        guard let exchange = exchange(for: dataTask) else { return }
+        if case .failed = exchange.deliver({ try $0.receive(data) }) {
+            abandon(dataTask)
         }
     }
 
@@ -61,7 +70,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         guard let exchange = exchange(for: task) else { return }
         let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : exchange.uploadLength
-        exchange.receiver.sent(totalBytesSent, of: total)
+        _ = exchange.deliver { $0.sent(totalBytesSent, of: total) }
     }
 
     /// Never follows a redirect: the 3xx response goes back to ``HTTPClient``, which decides
@@ -75,6 +84,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.finish(transportError: error)
+        exchange?.complete(transportError: error)
     }
 }

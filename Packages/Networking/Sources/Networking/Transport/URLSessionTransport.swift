@@ -61,6 +61,10 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends `request` on the session and streams the response to `receiver`.
+    ///
+    /// Cancelling the calling task ends the exchange at once with `CancellationError`, without
+    /// waiting for the session to report the cancelled task (FoundationNetworking can lose that
+    /// report). Once this method returns or throws, `receiver` is not called again.
     public func perform(_ request: OutgoingRequest, receiver: any ResponseReceiver) async throws {
         try Task.checkCancellation()
         let urlRequest = Self.urlRequest(for: request)
@@ -71,14 +75,21 @@ public final class URLSessionTransport: Transport {
         case .file(let url): task = session.uploadTask(with: urlRequest, fromFile: url)
         }
         let exchange = Exchange(receiver: receiver, uploadLength: request.body.length)
+        let delegate = self.delegate
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                exchange.continuation = continuation
                 delegate.register(exchange, for: task)
-                task.resume()
+                if exchange.start(continuation) {
+                    task.resume()
+                } else {
+                    // Cancelled before it started: the exchange has ended already.
+                    delegate.unregister(task)
+                    cancelLater(task)
+                }
             }
         } onCancel: {
-            exchange.markCancelled()
+            exchange.cancel()
+            delegate.unregister(task)
             cancelLater(task)
         }
     }
@@ -94,53 +105,117 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// One task's state, touched by the delegate queue and the cancelling task.
+/// One task's state, shared by the session's delegate queue and the cancelling task.
+///
+/// The exchange ends exactly once, with the first of: the task's completion, the receiver's
+/// failure, or the cancellation of the calling task. The last two end it at once rather than
+/// when the session reports the cancelled task, a report FoundationNetworking can lose.
+///
+/// Every call to the receiver goes through ``deliver(_:)``, which starts none once an outcome
+/// is decided. An outcome decided while a call runs (a cancel from another thread, or from the
+/// receiver's own progress handler) is held until that call returns, and only then resumes the
+/// waiting task: once `perform` returns, no receiver call is running or will start. The lock
+/// is never held while the receiver runs, so the receiver may re-enter (cancel its task, fail
+/// the exchange) without deadlock.
 final class Exchange: @unchecked Sendable {
-    let receiver: any ResponseReceiver
+    /// How a call to the receiver went.
+    enum Delivery {
+        /// The receiver took it.
+        case delivered
+        /// The exchange had ended: the receiver was not called.
+        case dropped
+        /// The receiver threw, and the exchange has ended with its error.
+        case failed
+    }
+
     let uploadLength: Int64?
+    private let receiver: any ResponseReceiver
     private let lock = NSLock()
-    private var _continuation: CheckedContinuation<Void, any Error>?
-    private var failure: (any Error)?
-    private var cancelled = false
+    private var continuation: CheckedContinuation<Void, any Error>?
+    /// The decided outcome; set once, and from then on the receiver is not called again.
+    private var outcome: Result<Void, any Error>?
+    /// Whether a receiver call is running: the continuation waits for it to return.
+    private var delivering = false
+    /// Whether the continuation has been resumed.
+    private var resumed = false
 
     init(receiver: any ResponseReceiver, uploadLength: Int64?) {
         self.receiver = receiver
         self.uploadLength = uploadLength
     }
 
-    var continuation: CheckedContinuation<Void, any Error>? {
-        get { lock.withLock { _continuation } }
-        set { lock.withLock { _continuation = newValue } }
-    }
-
-    func markCancelled() {
-        lock.withLock { cancelled = true }
-    }
-
-    /// Whether the receiver has stopped the exchange.
-    var hasFailed: Bool { lock.withLock { failure != nil } }
-
-    /// Remembers why the receiver stopped the exchange, so completion reports it.
-    func fail(_ error: any Error) {
-        lock.withLock { if failure == nil { failure = error } }
-    }
-
-    func finish(transportError: (any Error)?) {
+    /// Hands over the waiting task's continuation. Returns false when the exchange has already
+    /// ended (it was cancelled first): the continuation has then been resumed, and the
+    /// URLSession task must not be started.
+    func start(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
         lock.lock()
-        let continuation = _continuation
-        let failure = self.failure
-        let cancelled = self.cancelled
-        _continuation = nil
+        self.continuation = continuation
+        let ending = takeEnding()
         lock.unlock()
-        guard let continuation else { return }
-        if let failure {
-            continuation.resume(throwing: failure)
-        } else if cancelled || (transportError as? URLError)?.code == .cancelled {
-            continuation.resume(throwing: CancellationError())
-        } else if let transportError {
-            continuation.resume(throwing: transportError)
-        } else {
-            continuation.resume()
+        guard let ending else { return true }
+        ending.continuation.resume(with: ending.outcome)
+        return false
+    }
+
+    /// Calls the receiver with `call`, unless the exchange has ended. Calls come from the
+    /// session's serial delegate queue, one at a time.
+    func deliver(_ call: (any ResponseReceiver) throws -> Void) -> Delivery {
+        let open = lock.withLock { () -> Bool in
+            guard outcome == nil, !delivering else { return false }
+            delivering = true
+            return true
         }
+        guard open else { return .dropped }
+        var failure: (any Error)?
+        do {
+            try call(receiver)
+        } catch {
+            failure = error
+        }
+        lock.lock()
+        delivering = false
+        if let failure, outcome == nil { outcome = .failure(failure) }
+        let ending = takeEnding()
+        lock.unlock()
+        if let ending { ending.continuation.resume(with: ending.outcome) }
+        return failure == nil ? .delivered : .failed
+    }
+
+    /// Ends the exchange with `CancellationError`: the calling task was cancelled.
+    func cancel() {
+        end(.failure(CancellationError()))
+    }
+
+    /// Ends the exchange with `error`, unless it has ended already.
+    func fail(_ error: any Error) {
+        end(.failure(error))
+    }
+
+    /// Ends the exchange as the session reports the task complete.
+    func complete(transportError: (any Error)?) {
+        guard let transportError else { return end(.success(())) }
+        if (transportError as? URLError)?.code == .cancelled {
+            end(.failure(CancellationError()))
+        } else {
+            end(.failure(transportError))
+        }
+    }
+
+    private func end(_ result: Result<Void, any Error>) {
+        lock.lock()
+        if outcome == nil { outcome = result }
+        let ending = takeEnding()
+        lock.unlock()
+        if let ending { ending.continuation.resume(with: ending.outcome) }
+    }
+
+    /// The continuation to resume and how, once there is an outcome, a continuation and no
+    /// receiver call running; nil otherwise or when it was taken already. Call with the lock held.
+    private func takeEnding() -> (continuation: CheckedContinuation<Void, any Error>, outcome: Result<Void, any Error>)?
+    {
+        guard !resumed, !delivering, let outcome, let continuation else { return nil }
+        resumed = true
+        self.continuation = nil
+        return (continuation, outcome)
     }
 }
