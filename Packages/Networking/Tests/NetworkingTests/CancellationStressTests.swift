@@ -189,7 +189,7 @@ struct CancellationStressTests {
 
     @Test("a Content-Length over the size limit fails with responseTooLarge long before the body could be sent")
     func overLimitHead() async throws {
-        let produced = ByteCount()
+        let produced = Counter()
         // 64 MiB at 16 KiB per 2 ms or slower: sending it all would take 8 s at least.
         let body = SlowBody(chunkSize: 16_384, chunks: 4_096, pause: .milliseconds(2), produced: produced)
         try await withServer { server throws in
@@ -208,9 +208,9 @@ struct CancellationStressTests {
                 }
             }
             #expect(outcome == "too large")
-            let atThrow = produced.total
+            let atThrow = produced.count
             try await Task.sleep(for: .milliseconds(300))
-            let settled = produced.total
+            let settled = produced.count
             // The client cancelled on the head: the server stopped early, and stays stopped.
             #expect(atThrow < body.count / 4)
             #expect(settled < body.count / 4)

@@ -81,8 +81,8 @@ struct UndoHistory<Model: Sendable> {
     }
 
     /// The steps ``undo(present:)`` takes, newest last, at most the undo limit: two rings that
-    /// move in step. Apart, because undoing then moves a snapshot out without touching it: a
-    /// long history's snapshots are cold, and every retain of one is a cache miss.
+    /// move in step, apart so that undo moves a snapshot out of its ring without copying it
+    /// (a copy retains the snapshot, whose memory in a long history is cold).
     @usableFromInline var pastSnapshots: Ring<Model>
     @usableFromInline var pastInfo: Ring<Info>
     @usableFromInline var future: [Step] = []

@@ -68,11 +68,7 @@ extension ModelStore {
     @usableFromInline
     func performQueued<T>(_ name: String, _ work: () throws -> T) throws -> T {
         try withoutActuallyEscaping(work) { work in
-            // The job holds `handoff`, never `work` itself, and drops `work` before it
-            // signals: the drainer may still hold the job when this call returns.
-            let handoff = Handoff(work)
-            let done = DispatchSemaphore(value: 0)
-            let turn = lock.withLock { () -> QueuedTurn in
+            let turn = lock.withLock { () -> QueuedTurn<T> in
                 guard isWriting else {
                     // The writer finished meanwhile: become the writer.
                     isWriting = true
@@ -80,11 +76,15 @@ extension ModelStore {
                     return .runNow
                 }
                 if CurrentThread.isSame(writer) { return .reentrant }
+                // The job holds `handoff`, never `work` itself, and drops `work` before it
+                // signals: the drainer may still hold the job when this call returns.
+                let handoff = Handoff(work)
+                let done = DispatchSemaphore(value: 0)
                 pending.append {
                     handoff.run()
                     done.signal()
                 }
-                return .queued
+                return .queued(handoff, done)
             }
             switch turn {
             case .runNow:
@@ -92,7 +92,7 @@ extension ModelStore {
                 return try work()
             case .reentrant:
                 throw CommandError.reentrantExecute(command: name)
-            case .queued:
+            case .queued(let handoff, let done):
                 done.wait()
                 return try handoff.take()
             }
@@ -146,13 +146,13 @@ extension ModelStore {
 }
 
 /// What ``ModelStore/performQueued(_:_:)`` found under the lock.
-private enum QueuedTurn {
+private enum QueuedTurn<T> {
     /// No job was running: the caller became the writer.
     case runNow
     /// The caller is the writer (an observer or a command): waiting would deadlock.
     case reentrant
-    /// The job is queued; the caller waits for it.
-    case queued
+    /// The job is queued; the caller waits on the semaphore, then takes the handoff's result.
+    case queued(Handoff<T>, DispatchSemaphore)
 }
 
 /// Carries a blocking caller's work to the writer thread and its result back.

@@ -21,8 +21,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchanges.withLock { $0[task.taskIdentifier] }
     }
 
-    /// Stops `task` after its exchange ended early (the receiver or the response failed it).
-    private func abandon(_ task: URLSessionTask) {
+    /// Stops `task` after its exchange ended early (cancelled, or failed by the receiver or the
+    /// response): forgets the exchange and cancels the task without waiting for the work queue.
+    func abandon(_ task: URLSessionTask) {
         unregister(task)
         // FoundationNetworking ignores a `.cancel` disposition and would go on loading the body,
         // so a head refused for its Content-Length would still be read in full: cancel the task.

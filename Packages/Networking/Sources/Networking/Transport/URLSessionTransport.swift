@@ -83,14 +83,12 @@ public final class URLSessionTransport: Transport {
                     task.resume()
                 } else {
                     // Cancelled before it started: the exchange has ended already.
-                    delegate.unregister(task)
-                    cancelLater(task)
+                    delegate.abandon(task)
                 }
             }
         } onCancel: {
             exchange.cancel()
-            delegate.unregister(task)
-            cancelLater(task)
+            delegate.abandon(task)
         }
     }
 

@@ -30,6 +30,8 @@ final class Counter: Sendable {
             $0 += 1; return $0
         }
     }
+    /// Adds `amount` (bytes a route produced, say).
+    func add(_ amount: Int) { value.withLock { $0 += amount } }
     var count: Int { value.withLock { $0 } }
 }
 

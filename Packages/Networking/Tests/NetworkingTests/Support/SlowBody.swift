@@ -2,13 +2,6 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 
-/// Bytes a test server route has produced so far, shared with the test.
-final class ByteCount: Sendable {
-    private let value = Guarded(0)
-    func add(_ count: Int) { value.withLock { $0 += count } }
-    var total: Int { value.withLock { $0 } }
-}
-
 /// A response body the test server produces chunk by chunk, pausing before each chunk and
 /// counting what it produced, so a test sees how much of it a client made the server send.
 struct SlowBody: AsyncBufferedSequence {
@@ -17,7 +10,8 @@ struct SlowBody: AsyncBufferedSequence {
     var chunkSize: Int
     var chunks: Int
     var pause: Duration
-    var produced: ByteCount?
+    /// Counts the bytes produced so far, when given.
+    var produced: Counter?
 
     var count: Int { chunkSize * chunks }
 
