@@ -108,6 +108,48 @@ struct RequestTests {
         #expect(RequestValidation.hasControlCharacter("tab\there"))
     }
 
+    @Test("a plain path is appended to the base URL, giving the URL that full resolution gives")
+    func plainPathShortcut() throws {
+        let plains = ["notes", "notes/5", "a-b_c~d/E.json", "notes/", "v1/users/42/notes", "...", "a/.../b", ".hidden"]
+        for plain in plains {
+            #expect(URLResolution.isPlainRelative(plain), "\(plain)")
+        }
+        for other in [
+            "", "/health", "./notes", "../notes", "a/../b", "a/./b", "a//b", "a/.", "a/..", ".", "..", "a b",
+            "ünï", "a%20b", "a?b=c", "a#f", "mailto:x", "http://other/", "a;b",
+        ] {
+            #expect(!URLResolution.isPlainRelative(other), "\(other)")
+        }
+        #expect(URLResolution.directory(of: try #require(URL(string: "http://127.0.0.1:8080/api/"))) != nil)
+        for base in ["http://127.0.0.1:8080/api", "http://h/api/?k=v", "http://h/api/#top", "file:///tmp/"] {
+            #expect(URLResolution.directory(of: try #require(URL(string: base))) == nil, "\(base)")
+        }
+
+        let bases = [
+            "http://127.0.0.1:8080/api/", "https://example.com/", "http://h:1/a/b/", "http://h/api",
+            "http://h/api/?k=v",
+        ]
+        let paths = [
+            "notes", "notes/5", "notes/", "a-b_c~d/E.json", "...", "/health", "../up", "./here", "a b", "ünï", "a?x=1",
+            "http://other.example/x",
+        ]
+        let queries: [[(String, String)]] = [
+            [], [("page", "2"), ("q", "a&b=c")], [("q", "1 + 1 = 2 ü"), ("t", "a/b?c#d")],
+        ]
+        for text in bases {
+            let base = try #require(URL(string: text))
+            let directory = URLResolution.directory(of: base)
+            for path in paths {
+                for query in queries {
+                    let full = try URLResolution.url(base: base, path: path, query: query)
+                    let quick = try URLResolution.url(base: base, directory: directory, path: path, query: query)
+                    #expect(quick == full, "\(text) + \(path)")
+                    #expect(quick.absoluteString == full.absoluteString, "\(text) + \(path)")
+                }
+            }
+        }
+    }
+
     @Test("JSON, form, raw and multipart bodies arrive as sent")
     func bodies() async throws {
         try await withServer { server throws in

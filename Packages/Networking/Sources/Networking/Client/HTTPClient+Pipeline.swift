@@ -11,14 +11,16 @@ extension HTTPClient {
     /// Runs `request` through auth, interceptors, redirects, the 401 refresh and retries,
     /// within the resource timeout, counting it as activity.
     ///
+    /// `settings` are the client's settings as the request started: the caller reads them once
+    /// (one copy per request) and uses the same ones to judge the status and decode the body.
     /// `makeReceiver` is called for every hop and attempt, so a retry starts from an empty
     /// buffer or file. The status is not validated here.
     func exchange<Receiver: ResponseReceiver>(
-        _ request: HTTPRequest, makeReceiver: @escaping @Sendable (OutgoingRequest) throws -> Receiver
+        _ request: HTTPRequest, settings: Settings,
+        makeReceiver: @escaping @Sendable (OutgoingRequest) throws -> Receiver
     ) async throws -> Exchanged<Receiver> {
         activity.begin()
         defer { activity.end() }
-        let settings = self.settings.current
         guard let limit = request.resourceTimeout ?? settings.resourceTimeout else {
             return try await attempts(request, settings: settings, makeReceiver: makeReceiver)
         }
@@ -131,7 +133,8 @@ extension HTTPClient {
     /// Resolves the URL, merges headers, encodes the body and attaches credentials.
     func prepare(_ request: HTTPRequest, settings: Settings) async throws -> (request: OutgoingRequest, token: String?)
     {
-        let url = try URLResolution.url(base: baseURL, path: request.path, query: request.query)
+        let url = try URLResolution.url(
+            base: baseURL, directory: baseDirectory, path: request.path, query: request.query)
         var headers = settings.headers.merging(request.headers)
         let encoded: (body: OutgoingBody, contentType: String?)
         do {

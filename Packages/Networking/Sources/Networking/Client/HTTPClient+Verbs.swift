@@ -8,16 +8,14 @@ extension HTTPClient {
     ///   cancelled, or another ``HTTPClientError``.
     @discardableResult
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.method == .get, case .empty = request.body, settings.current.sharesIdenticalGETs {
-            return try await sharedGET(request)
-        }
-        return try await buffered(request)
+        try await send(request, settings: settings.current)
     }
 
     /// Sends `request` and decodes the response body by its content type.
     public func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type = T.self) async throws -> T {
-        let response = try await send(request)
-        return try response.decode(T.self, using: settings.current.jsonCoder)
+        let settings = self.settings.current
+        let response = try await send(request, settings: settings)
+        return try response.decode(T.self, using: settings.jsonCoder)
     }
 
     /// Sends `request`, reporting download and upload progress as bytes move.
@@ -29,7 +27,7 @@ extension HTTPClient {
         _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)?,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        try await buffered(request, progress: progress, uploadProgress: uploadProgress)
+        try await buffered(request, settings: settings.current, progress: progress, uploadProgress: uploadProgress)
     }
 
     /// `GET path?query`, decoded as `T`.
@@ -89,16 +87,23 @@ extension HTTPClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
         let request = HTTPRequest(method: method, path: path, body: .file(file, contentType: contentType))
-        return try await buffered(request, uploadProgress: progress)
+        return try await buffered(request, settings: settings.current, uploadProgress: progress)
+    }
+
+    /// ``send(_:)`` with the settings the request started with.
+    private func send(_ request: HTTPRequest, settings: Settings) async throws -> HTTPResponse {
+        if request.method == .get, case .empty = request.body, settings.sharesIdenticalGETs {
+            return try await sharedGET(request, settings: settings)
+        }
+        return try await buffered(request, settings: settings)
     }
 
     func buffered(
-        _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        _ request: HTTPRequest, settings: Settings, progress: (@Sendable (TransferProgress) -> Void)? = nil,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        let settings = self.settings.current
         let limit = settings.maxResponseSize
-        let result = try await exchange(request) { outgoing in
+        let result = try await exchange(request, settings: settings) { outgoing in
             BufferReceiver(
                 limit: limit, expectsBody: outgoing.method != .head, progress: progress, uploadProgress: uploadProgress)
         }
@@ -117,11 +122,11 @@ extension HTTPClient {
     }
 
     /// Joins an identical GET already in flight, or starts one others may join.
-    private func sharedGET(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func sharedGET(_ request: HTTPRequest, settings: Settings) async throws -> HTTPResponse {
         let key = "\(request.path)?\(request.query.map { "\($0.0)=\($0.1)" })|\(request.headers)"
         let task = inFlightGETs.withLock { tasks -> Task<HTTPResponse, any Error> in
             if let running = tasks[key] { return running }
-            let task = Task { try await self.buffered(request) }
+            let task = Task { try await self.buffered(request, settings: settings) }
             tasks[key] = task
             return task
         }

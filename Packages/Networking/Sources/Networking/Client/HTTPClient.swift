@@ -18,6 +18,8 @@ public final class HTTPClient: Sendable {
     /// What moves bytes: URLSession by default.
     public let transport: any Transport
 
+    /// `baseURL` as text when plain paths can simply be appended to it (see `URLResolution`).
+    let baseDirectory: String?
     let settings: Locked<Settings>
     let activity: ActivityCounter
     let inFlightGETs = Locked([String: Task<HTTPResponse, any Error>]())
@@ -25,6 +27,7 @@ public final class HTTPClient: Sendable {
     /// A client for the API at `baseURL`, on `transport`.
     public init(baseURL: URL, transport: any Transport = URLSessionTransport()) {
         self.baseURL = baseURL
+        self.baseDirectory = URLResolution.directory(of: baseURL)
         self.transport = transport
         self.settings = Locked(Settings())
         self.activity = ActivityCounter()

@@ -34,6 +34,55 @@ enum URLResolution {
         return set
     }()
 
+    /// The text a plain relative path is appended to: `base` as a string when it ends with `/`
+    /// and has no query or fragment (`http://host/api/`), nil otherwise. Compute it once per
+    /// base URL and pass it to ``url(base:directory:path:query:)``.
+    static func directory(of base: URL) -> String? {
+        let text = base.absoluteString
+        guard text.hasSuffix("/"), base.query == nil, base.fragment == nil, base.scheme != nil,
+            base.host != nil
+        else { return nil }
+        return text
+    }
+
+    /// Whether `path` is a relative path made only of unreserved characters and `/`, with no
+    /// empty, `.` or `..` segment: resolving it against a directory URL is appending it.
+    static func isPlainRelative(_ path: String) -> Bool {
+        // The current segment's length, and how many of its characters are dots.
+        var length = 0
+        var dots = 0
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"):
+                // An empty first segment ("/x") is host-relative; "." and ".." move up a level.
+                if length == 0 || length == dots && dots <= 2 { return false }
+                length = 0
+                dots = 0
+                continue
+            case UInt8(ascii: "."):
+                dots += 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                break
+            default:
+                return false
+            }
+            length += 1
+        }
+        // A trailing "/" is fine ("notes/"); an empty path, a last "." or ".." is not.
+        if length == 0 { return !path.isEmpty }
+        return !(length == dots && dots <= 2)
+    }
+
+    /// ``url(base:path:query:)``, parsing one string rather than three when `path` is plain
+    /// (``isPlainRelative(_:)``) and `directory` is ``directory(of:)`` of `base`.
+    static func url(base: URL, directory: String?, path: String, query: [(String, String)]) throws -> URL {
+        guard let directory, isPlainRelative(path) else { return try url(base: base, path: path, query: query) }
+        let text = query.isEmpty ? directory + path : directory + path + "?" + FormEncoding.encode(query)
+        guard let url = URL(string: text) else { return try self.url(base: base, path: path, query: query) }
+        return url
+    }
+
     static func url(base: URL, path: String, query: [(String, String)]) throws -> URL {
         if RequestValidation.hasControlCharacter(path) {
             throw HTTPClientError.invalidURL(path, reason: "it contains a line break or another control character")

@@ -39,7 +39,7 @@ extension HTTPClient {
             let acceptable: @Sendable (HTTPStatus) -> Bool = { [request] in
                 settings.accepts($0, override: request.acceptableStatus)
             }
-            let result = try await exchange(request) { _ in
+            let result = try await exchange(request, settings: settings) { _ in
                 try FileReceiver(partial: partial, acceptable: acceptable, progress: progress)
             }
             let receiver = result.receiver

@@ -14,7 +14,7 @@ extension HTTPClient {
         request.retry = request.retry ?? .never
         let task = Task { [request] in
             do {
-                let result = try await exchange(request) { _ in
+                let result = try await exchange(request, settings: settings) { _ in
                     StreamReceiver(
                         continuation: continuation,
                         acceptable: { settings.accepts($0, override: request.acceptableStatus) })
