@@ -53,11 +53,11 @@ public final class URLSessionTransport: Transport {
     /// An ephemeral configuration without a URL cache, and with the resource timeout left to
     /// ``HTTPClient``.
     ///
-    /// The connections per host stay at the system's default (6 here): more requests than that
-    /// to one host wait for a connection rather than open another. Raising it to 16 made 16
-    /// requests in flight slower on Linux, not faster: libcurl closed and reopened connections
-    /// (14 times as many `connect` calls and 2.5 times as many `epoll_ctl` calls for the same
-    /// 105 000 requests), so throughput fell by a tenth.
+    /// The connections per host stay at the system's default (6 on Linux and macOS): requests
+    /// beyond that to one host wait for a connection rather than open another. Raising it to 16
+    /// made 16 requests in flight slower on Linux, not faster: libcurl closed and reopened
+    /// connections (14 times as many `connect` calls and 2.5 times as many `epoll_ctl` calls for
+    /// the same 105 000 requests), so throughput fell by a tenth.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
