@@ -138,4 +138,49 @@ struct ScaffolderTests {
         #expect(throws: BoilerError.self) { try TemplateText("Hello {{nobody}}").render([:]) }
         #expect((try? TemplateText("Hello {{ Name }}!").render(["Name": "Notes"])) == "Hello Notes!")
     }
+
+    func options(_ template: TemplateKind = .app, values: [String: String]) throws -> ProjectOptions {
+        ProjectOptions(
+            name: try ProjectName("Notes"), template: template, packages: nil, kit: .path("/k"), values: values)
+    }
+
+    @Test("--set bundleID and summary reach the files that use them; the defaults apply without them")
+    func setValues() throws {
+        let folder = URL(fileURLWithPath: "/tmp/Notes")
+        let given = try Scaffolder(
+            options: options(values: ["bundleID": "org.acme.notes", "summary": "Notes & {{x}}"])
+        )
+        .plan(in: folder).files
+        let app = try #require(given.first { $0.path == "Sources/NotesCore/NotesApp.swift" }).contents
+        #expect(app.contains(#"app: "org.acme.notes""#))
+        #expect(!app.contains("com.example.notes"))
+        let readme = try #require(given.first { $0.path == "README.md" }).contents
+        #expect(readme.hasPrefix("# Notes\n\nNotes & {{x}}\n\nAn app project"))
+
+        let plain = try Scaffolder(options: options(values: [:])).plan(in: folder).files
+        #expect(
+            try #require(plain.first { $0.path == "Sources/NotesCore/NotesApp.swift" }).contents.contains(
+                #"app: "com.example.notes""#))
+        #expect(try #require(plain.first { $0.path == "README.md" }).contents.hasPrefix("# Notes\n\nAn app project"))
+    }
+
+    @Test("--set refuses a key no template reads, a key boiler works out, and values that would break a file")
+    func setRefusals() throws {
+        for (key, value) in [("Name", "Other"), ("kitPackage", "x"), ("import:Router", "X"), ("colour", "blue")] {
+            #expect {
+                try Scaffolder(options: options(values: [key: value]))
+            } throws: { error in
+                guard case .invalidOption("set", let named, let expected) = error as? BoilerError else { return false }
+                return named == key && expected.hasPrefix("one of bundleID, summary")
+            }
+        }
+        for bad in ["notes", "com..notes", "com.example.", #"com.x"); evil("#, "com.ex ample", "com.exämple"] {
+            #expect(throws: BoilerError.self, "\(bad)") { try Scaffolder(options: options(values: ["bundleID": bad])) }
+        }
+        for bad in ["", "  ", "two\nlines", "tab\there"] {
+            #expect(throws: BoilerError.self, "\(bad)") { try Scaffolder(options: options(values: ["summary": bad])) }
+        }
+        _ = try Scaffolder(
+            options: options(values: ["bundleID": "io.github.my-team.Notes2", "summary": "Ünïcode fine"]))
+    }
 }

@@ -43,7 +43,7 @@ struct NewProject: AsyncParsableCommand {
     @Flag(help: "Write into a folder that is not empty, keeping every file already there.")
     var force = false
 
-    @Option(name: .customLong("set"), help: "A template value, key=value (repeatable).")
+    @Option(name: .customLong("set"), help: "A template value, key=value (repeatable): bundleID, summary.")
     var values: [String] = []
 
     @Flag(help: "Never ask questions; take the defaults.")

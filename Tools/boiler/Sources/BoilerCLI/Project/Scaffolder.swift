@@ -22,12 +22,59 @@ public struct Scaffolder: Sendable {
                         + "(use --template library or cli to pick packages)")
             }
         }
+        for (key, value) in options.values.sorted(by: { $0.key < $1.key }) {
+            try Self.check(key, value)
+        }
         self.options = options
     }
 
+    /// The values `--set key=value` may give, and what each is for. Every other value is worked
+    /// out from the project's name and flags.
+    public static let settableValues: KeyValuePairs<String, String> = [
+        "bundleID": "the app's reverse-DNS identifier, which names its data folder (default com.example.<name>)",
+        "summary": "one line about the project, under the title of its README (default: none)",
+    ]
+
+    /// Refuses a `--set` value no template reads, one boiler works out itself, or one that would
+    /// break the file it lands in (a bundle ID goes into Swift source).
+    static func check(_ key: String, _ value: String) throws(BoilerError) {
+        switch key {
+        case "bundleID":
+            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+            let valid = parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isIdentifierByte) }
+            if !valid {
+                throw .invalidOption(
+                    "set", value: "bundleID=\(value)",
+                    expected: "a reverse-DNS identifier such as com.example.notes (ASCII letters, digits and '-', "
+                        + "in two or more parts joined by '.')")
+            }
+        case "summary":
+            let isControl = { (scalar: Unicode.Scalar) in scalar.properties.generalCategory == .control }
+            if value.trimmingWhitespace.isEmpty || value.unicodeScalars.contains(where: isControl) {
+                throw .invalidOption("set", value: "summary=\(value)", expected: "one line of text")
+            }
+        default:
+            let keys = settableValues.map(\.key).joined(separator: ", ")
+            throw .invalidOption(
+                "set", value: key,
+                expected: "one of \(keys): the other template values come from the project's name and flags")
+        }
+    }
+
+    /// ASCII letters, digits and `-`: what a part of a reverse-DNS identifier is made of.
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
     /// The values templates may use: `{{Name}}`, `{{name}}`, `{{kitPackage}}`, `{{import:Router}}`…
+    /// `--set` values (checked in `init`) replace the defaults of ``settableValues``.
     public var values: [String: String] {
-        var values = options.values
+        var values: [String: String] = [:]
         values["Name"] = options.name.module
         values["name"] = options.name.module.lowercased()
         values["swiftTools"] = KitVersion.swiftTools
@@ -40,6 +87,7 @@ public struct Scaffolder: Sendable {
         for module in ReservedNames.kitProducts {
             values["import:\(module)"] = options.packages == nil ? "Boilerplate" : module
         }
+        values.merge(options.values) { _, given in given }
         return values
     }
 

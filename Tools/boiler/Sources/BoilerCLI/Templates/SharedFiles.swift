@@ -35,10 +35,12 @@ enum SharedFiles {
             case .path(let path): "Boilerplate from `\(path)`"
             }
         let run = options.template == .library ? "" : "swift run {{Name}}\n"
+        let summary = options.values["summary"] == nil ? "" : "{{summary}}\n\n"
+        let article = options.template == .app ? "An" : "A"
         return """
             # {{Name}}
 
-            A \(options.template.rawValue) project made with `boiler new`, on \(kit)
+            \(summary)\(article) \(options.template.rawValue) project made with `boiler new`, on \(kit)
             (products: \(options.products.joined(separator: ", "))).
 
             ```sh
