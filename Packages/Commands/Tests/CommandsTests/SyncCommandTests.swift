@@ -123,7 +123,8 @@ struct SyncCommandTests {
         #expect(doubled == 10)
     }
 
-    #if DEBUG
+    // Exit tests need Swift 6.2; the package itself builds with 6.0.
+    #if DEBUG && compiler(>=6.2)
         @Test("starting a command from inside a read closure traps in debug builds")
         func mutationInsideReadTraps() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
