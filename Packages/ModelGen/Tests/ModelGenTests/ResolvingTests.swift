@@ -75,6 +75,29 @@ struct ResolvingTests {
         #expect(properties.map(\.baseType) == ["String", "Int16", "URL", "Level", "Decimal"])
     }
 
+    @Test("Spot's keys spelled Spot.* mean what State.* means, and unknown Spot.* keys are warned about")
+    func spotNamespace() throws {
+        let model = try resolve([
+            EntityDesign(
+                name: "A",
+                attributes: [
+                    AttributeDesign(name: "a", type: .string, userInfo: ["Spot.Immutable": "YES"]),
+                    AttributeDesign(name: "c", type: .string, userInfo: ["Spot.Type": "URL"]),
+                    AttributeDesign(name: "f", type: .string, userInfo: ["Spot.Ignore": "YES"]),
+                ])
+        ])
+        let properties = model.entities[0].properties
+        #expect(properties.map(\.key) == ["a", "c"])
+        #expect(properties.map(\.isImmutable) == [true, false])
+        #expect(properties.map(\.baseType) == ["String", "URL"])
+        let userInfo = ["Spot.Dissolve": "YES", "Spot.Colour": "red", "State.Immutable": "YES", "myKey": "mine"]
+        #expect(
+            userInfo.unknownKeyWarnings(at: "attribute 'A.a'") == [
+                "Unknown user-info key 'Spot.Colour' on attribute 'A.a'; ignored.",
+                "User-info key 'Spot.Dissolve' on attribute 'A.a' is not supported for value types; ignored.",
+            ])
+    }
+
     @Test("inherited properties come first; abstract parents still get a type")
     func inheritance() throws {
         let model = try resolve([

@@ -1,10 +1,15 @@
-/// The user-info keys ModelGen understands, with the spellings Spot (`State.*`) and mogenerator used.
+/// The user-info keys ModelGen understands, with the spellings Spot (`State.*`, also accepted as
+/// `Spot.*`) and mogenerator used.
 enum UserInfoKey: CaseIterable {
     case ignore, immutable, type, enumeration, rawType, rawValue, defaultExpression, imports, reference, identifier
     case typeName, conformances
 
-    /// Spellings in order of precedence: ours first.
+    /// Spellings in order of precedence: ours first; each of Spot's `State.X` is followed by `Spot.X`.
     var spellings: [String] {
+        Self.withSpotAliases(ownSpellings)
+    }
+
+    private var ownSpellings: [String] {
         switch self {
         case .ignore: ["boiler.ignore", "mogenerator.ignore", "State.Ignore"]
         case .immutable: ["boiler.immutable", "State.Immutable", "mogenerator.readonly"]
@@ -22,13 +27,22 @@ enum UserInfoKey: CaseIterable {
     }
 
     /// Keys from Spot and mogenerator that have no meaning for value types; they draw a warning.
-    static let unsupported: Set<String> = [
-        "State.Protocol", "State.Func", "State.ProtocolRequirementType", "State.CompositionType", "State.Dissolve",
-        "mogenerator.customBaseClass",
-    ]
+    static let unsupported: Set<String> = Set(
+        withSpotAliases([
+            "State.Protocol", "State.Func", "State.ProtocolRequirementType", "State.CompositionType", "State.Dissolve",
+            "mogenerator.customBaseClass",
+        ]))
 
     /// Namespaces whose unknown keys draw a warning (other keys are the user's own data).
-    static let namespaces = ["boiler.", "State.", "mogenerator."]
+    static let namespaces = ["boiler.", "State.", "Spot.", "mogenerator."]
+
+    /// `spellings` with `Spot.X` after each `State.X`: Spot's models write `State.*`, and some
+    /// projects spell the same keys with the framework's name.
+    private static func withSpotAliases(_ spellings: [String]) -> [String] {
+        spellings.flatMap { spelling in
+            spelling.hasPrefix("State.") ? [spelling, "Spot." + spelling.dropFirst("State.".count)] : [spelling]
+        }
+    }
 
     /// Every spelling ModelGen reads.
     static let known: Set<String> = Set(allCases.flatMap(\.spellings))
