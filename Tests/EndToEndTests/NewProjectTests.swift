@@ -86,6 +86,37 @@ struct NewProjectTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty)
     }
 
+    @Test("doctor checks the toolchain and the project: missing generated files or a broken record exit 1")
+    func doctor() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let outside = try BoilerProcess.boiler(["doctor"], in: scratch.url)
+        #expect(outside.status == 0, "\(outside.output)")
+        #expect(outside.output.contains("Swift version"))
+        #expect(outside.output.contains("Not inside a boiler project"))
+
+        let made = try BoilerProcess.boiler(
+            ["new", "Notes", "--template", "library", "--kit-path", "/k", "--no-git", "--no-interactive"],
+            in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        let project = scratch.url.appendingPathComponent("Notes")
+        let healthy = try BoilerProcess.boiler(["doctor"], in: project)
+        #expect(healthy.status == 0, "\(healthy.output)")
+        #expect(healthy.output.contains("Project Notes (library)"))
+        #expect(healthy.output.contains("generated files are present"))
+
+        try FileManager.default.removeItem(at: project.appendingPathComponent("Sources/Notes/NotesError.swift"))
+        let missing = try BoilerProcess.boiler(["doctor"], in: project)
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("Generated files missing: Sources/Notes/NotesError.swift"))
+
+        try Data("{ not json".utf8).write(to: project.appendingPathComponent(".boiler.json"))
+        let broken = try BoilerProcess.boiler(["doctor"], in: project)
+        #expect(broken.status == 1)
+        #expect(broken.output.contains(".boiler.json"))
+        #expect(!broken.output.contains("Not inside a boiler project"))
+    }
+
     @Test("templates --json lists every template")
     func templatesJSON() throws {
         let scratch = try ScratchFolder()

@@ -23,20 +23,27 @@ struct Doctor: AsyncParsableCommand {
             problems += 1
         }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        if let record = try? ProjectRecord.read(in: here) {
-            console.done(
-                "Project \(record.module) (\(record.template.rawValue)), made by boiler \(record.boilerVersion)")
-            let missing = record.files.keys.sorted().filter {
-                !FileManager.default.fileExists(atPath: here.appendingPathComponent($0).path)
-            }
-            if missing.isEmpty {
-                console.done("All \(record.files.count) generated files are present")
-            } else {
-                console.error("Generated files missing: \(missing.joined(separator: ", "))")
-                problems += 1
-            }
-        } else {
+        let record: ProjectRecord
+        do {
+            record = try ProjectRecord.read(in: here)
+        } catch .notAProject(folder: _) {
             console.line("Not inside a boiler project (no .boiler.json here).")
+            if problems > 0 { throw ExitCode(1) }
+            return
+        } catch {
+            // A record that is there but unreadable is a problem, not "no project".
+            console.error(error.message)
+            throw ExitCode(1)
+        }
+        console.done("Project \(record.module) (\(record.template.rawValue)), made by boiler \(record.boilerVersion)")
+        let missing = record.files.keys.sorted().filter {
+            !FileManager.default.fileExists(atPath: here.appendingPathComponent($0).path)
+        }
+        if missing.isEmpty {
+            console.done("All \(record.files.count) generated files are present")
+        } else {
+            console.error("Generated files missing: \(missing.joined(separator: ", "))")
+            problems += 1
         }
         if problems > 0 { throw ExitCode(1) }
     }
