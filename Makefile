@@ -10,13 +10,13 @@ BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench
 DOCS_DIR     := .build/docs
 
 .DEFAULT_GOAL := help
-.PHONY: help test build test-root test-packages check-manifests lint format bench bench-smoke docs demo clean \
+.PHONY: help test build test-root test-packages test-tsan check-manifests lint format bench bench-smoke docs demo clean \
 	fuzz-serialization test-templates
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
 
-test: check-manifests lint build test-root test-packages ## The one test command: manifests, lint, strict build, every test suite
+test: check-manifests lint build test-root test-packages test-tsan ## The one test command: manifests, lint, strict build, every test suite, TSan
 	@echo "make test: all checks passed"
 
 build: ## Build every target and test of the root package with warnings as errors
@@ -29,6 +29,16 @@ test-packages: ## Run each nested package's tests in isolation
 	@set -e; for package in $(PACKAGES); do \
 		echo "==> swift test --package-path Packages/$$package"; \
 		$(SWIFT) test --package-path Packages/$$package $(STRICT); \
+	done
+
+# The packages whose issues promise they pass under ThreadSanitizer (locks, queues, delivery threads).
+TSAN_PACKAGES := Operations Commands EventBus
+
+test-tsan: ## Run the concurrency-heavy packages' tests under ThreadSanitizer; any report fails
+	@set -e; for package in $(TSAN_PACKAGES); do \
+		echo "==> swift test --package-path Packages/$$package --sanitize=thread"; \
+		TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --package-path Packages/$$package --sanitize=thread \
+			--scratch-path Packages/$$package/.build-tsan; \
 	done
 
 check-manifests: ## Fail when the root manifest and a nested one disagree
