@@ -20,6 +20,27 @@ struct FileStoreTests {
         }
     }
 
+    @Test(
+        "files written with backup exclusion and protection asked for are saved and read back; on Apple platforms they carry the flag"
+    )
+    func fileAttributes() throws {
+        let temporary = try TemporaryFolder()
+        let attributes = FileAttributes(excludedFromBackup: true, completeProtection: true)
+        let store = try FileStore(directory: temporary.url, attributes: attributes)
+        #expect(store.attributes == attributes)
+        let value = SettingsV1(theme: "dark", fontSize: 18)
+        try store.save(value, as: "settings.json")
+        #expect(try store.load(SettingsV1.self, from: "settings.json") == value)
+        #expect(temporary.allFiles() == ["settings.json"])
+        #if canImport(Darwin)
+            let url = try store.url(for: "settings.json")
+            #expect(try url.resourceValues(forKeys: [.isExcludedFromBackupKey]).isExcludedFromBackup == true)
+        #endif
+        let plain = try FileStore(directory: temporary.url)
+        #expect(plain.attributes == FileAttributes())
+        #expect(!plain.attributes.excludedFromBackup && !plain.attributes.completeProtection)
+    }
+
     @Test("uses an explicit serializer over the extension, and reads it back by sniffing")
     func explicitSerializer() throws {
         let temporary = try TemporaryFolder()
