@@ -145,9 +145,24 @@ struct BadInputTests {
         let caught = try #require(error, "\(label): no error")
         #expect(caught.code == expected.code, "\(label): \(caught.message)")
         #expect(caught.message.contains("Bad.xcdatamodel"), "\(label): the message names no file")
+        // The message names the entity, property, type… the expected error carries, not only the file.
+        for (part, value) in Self.namedParts(of: expected) where part != "file" {
+            #expect(caught.message.contains(value), "\(label): the message does not name the \(part) '\(value)'")
+        }
         #expect(wroteNothing, "\(label): something was written")
         if case .invalidEnum = expected {
             #expect(caught.message.contains("not an Int"))
+        }
+    }
+
+    /// The labelled string values an error case carries (`entity: "A"`, `property: "x"`…), nil ones left out.
+    static func namedParts(of error: ModelGenError) -> [(String, String)] {
+        guard let payload = Mirror(reflecting: error).children.first?.value else { return [] }
+        return Mirror(reflecting: payload).children.compactMap { child in
+            guard let label = child.label else { return nil }
+            if let text = child.value as? String { return (label, text) }
+            if let text = child.value as? String?, let text { return (label, text) }
+            return nil
         }
     }
 
