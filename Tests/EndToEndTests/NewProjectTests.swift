@@ -3,7 +3,7 @@ import Testing
 
 @Suite("boiler new, end to end", .serialized)
 struct NewProjectTests {
-    @Test("a library on two kit packages builds and passes its own tests on the first try")
+    @Test("a library on two kit packages builds and passes its own tests on the first try (--verify)")
     func libraryWithTwoPackages() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -12,15 +12,16 @@ struct NewProjectTests {
             [
                 "new", "shop", "--template", "library", "--packages", "Errors,Router",
                 "--kit-path", BoilerProcess.kitRoot.path, "--output", project.path, "--no-git", "--no-interactive",
+                "--set", "summary=A shop on the kit.", "--verify",
             ], in: scratch.url)
         #expect(made.status == 0, "\(made.output)")
         #expect(made.output.contains("✓ Created library project Shop"))
-        #expect(made.output.contains("swift test"))
-        let build = try BoilerProcess.swift(["build"], in: project)
-        #expect(build.status == 0, "\(build.output)")
-        let test = try BoilerProcess.swift(["test"], in: project)
-        #expect(test.status == 0, "\(test.output)")
-        #expect(test.output.contains("passed"))
+        // --verify ran both in the new project, and each succeeded (a failure exits 1).
+        #expect(made.output.contains("✓ swift build"))
+        #expect(made.output.contains("✓ swift test"))
+        #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent(".build").path))
+        let readme = try String(contentsOf: project.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.hasPrefix("# Shop\n\nA shop on the kit.\n\nA library project"))
     }
 
     @Test("the app template builds, passes its tests and runs; parts added later build and pass too")
