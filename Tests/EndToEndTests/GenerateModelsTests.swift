@@ -34,6 +34,52 @@ struct GenerateModelsTests {
         #expect(try String(contentsOf: human, encoding: .utf8) == "// mine\n")
     }
 
+    @Test("--dry-run, --prune, --no-human, --template-path with --template-var and --access work from the CLI")
+    func flags() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let design = scratch.url.appendingPathComponent("M.yaml")
+        let output = scratch.url.appendingPathComponent("Models")
+        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
+            try BoilerProcess.boiler(
+                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
+        }
+        func files() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []) }
+        try Data("entities:\n  - name: Keep\n  - name: Gone\n".utf8).write(to: design)
+
+        let dry = try generate(["--dry-run"])
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(dry.output.contains("Would write") && dry.output.contains("_Keep.swift"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        let machineOnly = try generate(["--no-human", "--access", "internal"])
+        #expect(machineOnly.status == 0, "\(machineOnly.output)")
+        #expect(files() == ["_Keep.swift", "_Gone.swift"])
+        let keep = try String(contentsOf: output.appendingPathComponent("_Keep.swift"), encoding: .utf8)
+        #expect(keep.contains("struct Keep") && !keep.contains("public struct"))
+
+        try Data("entities:\n  - name: Keep\n".utf8).write(to: design)
+        let listed = try generate([])
+        #expect(listed.output.contains("orphan") && listed.output.contains("_Gone.swift"))
+        #expect(files().contains("_Gone.swift"))
+        let pruned = try generate(["--prune"])
+        #expect(pruned.status == 0, "\(pruned.output)")
+        #expect(pruned.output.contains("Removed") && pruned.output.contains("_Gone.swift"))
+        #expect(files() == ["_Keep.swift", "Keep.swift"])
+
+        let templates = scratch.url.appendingPathComponent("Templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try Data("{{% CONTENT_TYPE: TEXT}}\n// {{entity.typeName}} for {{vars.team}}\n".utf8)
+            .write(to: templates.appendingPathComponent("machine.mustache"))
+        let custom = try generate(["--template-path", templates.path, "--template-var", "team=Platform"])
+        #expect(custom.status == 0, "\(custom.output)")
+        let rendered = try String(contentsOf: output.appendingPathComponent("_Keep.swift"), encoding: .utf8)
+        #expect(rendered.contains("// Keep for Platform"))
+
+        let badVariable = try generate(["--template-var", "novalue"])
+        #expect(badVariable.status == 64, "\(badVariable.output)")
+    }
+
     @Test("a design that is not a model is an error that names the file, and nothing is written")
     func badDesign() throws {
         let scratch = try ScratchFolder()
