@@ -191,6 +191,40 @@ struct IssueTrackerScenarioTests {
         await server.stop()
     }
 
+    @Test("a deep link closes an issue of the generated model through a command; undo and redo reach the file")
+    func deepLinkUndoRedo() async throws {
+        let folder = try AppFolder()
+        defer { folder.remove() }
+        let app = try await AppCore(model: TrackerModel(), persistence: folder.persistence)
+        try app.router.add("/issues/:title/close", name: "close-issue") { _ in }
+        try await app.run(OpenIssue(title: "crash"))
+        try await app.run(OpenIssue(title: "typo"))
+
+        let link = try app.router.resolve("tracker://issues/typo/close?from=mail")
+        #expect(link.route.name == "close-issue")
+        #expect(link.query["from"] == "mail")
+        try await app.run(CloseIssue(title: try #require(link.params["title"])))
+        func saved() throws -> [Bool] {
+            try #require(app.fileStore).load(TrackerModel.self, from: "notes.json").issues.map(\.closed)
+        }
+        #expect(app.model.issues.map(\.closed) == [false, true])
+        #expect(try saved() == [false, true])
+
+        try await app.undo()
+        #expect(app.model.issues.map(\.closed) == [false, false])
+        #expect(try saved() == [false, false])
+        try await app.redo()
+        #expect(try saved() == [false, true])
+
+        // A link to an issue that does not exist reaches the command, which refuses it and changes nothing.
+        let missing = try app.router.resolve("/issues/ghost/close")
+        await #expect(throws: (any Error).self) {
+            try await app.run(CloseIssue(title: missing.params["title"] ?? ""))
+        }
+        #expect(try saved() == [false, true])
+        #expect(throws: RouteError.self) { try app.router.resolve("/issues/typo/reopen") }
+    }
+
     @Test("a failed sync leaves the model and the save file as they were")
     func failedSync() async throws {
         let server = try await IssueServer.start()
