@@ -31,6 +31,8 @@ struct BoilerProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        // Never the test runner's terminal: a run must not stop to ask a question.
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `boiler` on a terminal and off one: questions and colour only on a terminal, `--quiet`.
+///
+/// The terminal is a pseudo-terminal from util-linux's `script`; the tests that need one are
+/// skipped where `/usr/bin/script` is missing.
+@Suite("boiler on and off a terminal", .serialized)
+struct TerminalTests {
+    /// Runs `arguments` of `boiler` on a pseudo-terminal with `input` typed in; colour allowed.
+    static func onTerminal(_ arguments: [String], input: String, in folder: URL) throws -> BoilerProcess.Result {
+        let command = (["env", "-u", "NO_COLOR", BoilerProcess.boiler.path] + arguments)
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            .joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        let typed = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = typed
+        try process.run()
+        typed.fileHandleForWriting.write(Data(input.utf8))
+        try typed.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return BoilerProcess.Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// util-linux's `script` (Debian's bsdutils); macOS's takes other arguments.
+    static let hasScript: Bool = {
+        #if os(Linux)
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+            false
+        #endif
+    }()
+
+    @Test("on a terminal boiler new asks for the template and paints its marks", .enabled(if: hasScript))
+    func asksOnTerminal() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try Self.onTerminal(
+            ["new", "Notes", "--kit-path", "/k", "--no-git"], input: "library\n", in: scratch.url)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Template (app, cli, library) [app]:"))
+        #expect(result.output.contains("\u{1B}[32m✓\u{1B}[0m Created library project Notes"))
+        let record = try String(
+            contentsOf: scratch.url.appendingPathComponent("Notes/.boiler.json"), encoding: .utf8)
+        #expect(record.contains(#""template" : "library""#) || record.contains(#""template":"library""#))
+    }
+
+    @Test("--no-interactive on a terminal asks nothing and takes the app template", .enabled(if: hasScript))
+    func noInteractiveOnTerminal() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try Self.onTerminal(
+            ["new", "Notes", "--kit-path", "/k", "--no-git", "--no-interactive"], input: "", in: scratch.url)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("Template ("))
+        #expect(result.output.contains("Created app project Notes"))
+    }
+
+    @Test("off a terminal nothing is asked and nothing is painted; --quiet prints nothing but still writes")
+    func offTerminal() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let plain = try BoilerProcess.boiler(["new", "Plain", "--kit-path", "/k", "--no-git"], in: scratch.url)
+        #expect(plain.status == 0, "\(plain.output)")
+        #expect(!plain.output.contains("Template ("))
+        #expect(!plain.output.contains("\u{1B}["))
+        #expect(plain.output.contains("✓ Created app project Plain"))
+
+        let quiet = try BoilerProcess.boiler(
+            ["new", "Quiet", "--template", "library", "--kit-path", "/k", "--no-git", "--quiet"], in: scratch.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.output.isEmpty, "\(quiet.output)")
+        #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("Quiet/Package.swift").path))
+    }
+
+    @Test("a name that is not a Swift identifier is converted, and the module name is said")
+    func convertedName() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let result = try BoilerProcess.boiler(
+            ["new", "my-notes", "--template", "library", "--kit-path", "/k", "--no-git"], in: scratch.url)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Module name: MyNotes"))
+        #expect(
+            FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("MyNotes/Package.swift").path))
+    }
+}
