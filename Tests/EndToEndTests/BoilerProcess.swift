@@ -20,7 +20,9 @@ struct BoilerProcess {
         try run(boiler, arguments, in: folder)
     }
 
-    static func run(_ program: URL, _ arguments: [String], in folder: URL) throws -> Result {
+    /// Runs `program` in `folder` with `NO_COLOR` set; `input`, if any, is its standard input,
+    /// which is otherwise empty (never the test runner's terminal: a run must not stop to ask).
+    static func run(_ program: URL, _ arguments: [String], in folder: URL, input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -31,9 +33,13 @@ struct BoilerProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        // Never the test runner's terminal: a run must not stop to ask a question.
-        process.standardInput = FileHandle.nullDevice
+        let typed = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : typed
         try process.run()
+        if let input {
+            typed.fileHandleForWriting.write(Data(input.utf8))
+            try typed.fileHandleForWriting.close()
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))

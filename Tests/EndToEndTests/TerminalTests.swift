@@ -12,21 +12,8 @@ struct TerminalTests {
         let command = (["env", "-u", "NO_COLOR", BoilerProcess.boiler.path] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
             .joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        let typed = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = typed
-        try process.run()
-        typed.fileHandleForWriting.write(Data(input.utf8))
-        try typed.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return BoilerProcess.Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        return try BoilerProcess.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"], in: folder, input: input)
     }
 
     /// util-linux's `script` (Debian's bsdutils); macOS's takes other arguments.

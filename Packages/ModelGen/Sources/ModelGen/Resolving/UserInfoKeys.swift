@@ -6,8 +6,12 @@ enum UserInfoKey: CaseIterable {
 
     /// Spellings in order of precedence: ours first; each of Spot's `State.X` is followed by `Spot.X`.
     var spellings: [String] {
-        Self.withSpotAliases(ownSpellings)
+        // Worked out once: every attribute, relationship and entity looks up several keys.
+        Self.allSpellings[self] ?? ownSpellings
     }
+
+    private static let allSpellings: [UserInfoKey: [String]] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, withSpotAliases($0.ownSpellings)) })
 
     private var ownSpellings: [String] {
         switch self {

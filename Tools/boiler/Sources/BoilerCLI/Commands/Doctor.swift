@@ -22,30 +22,35 @@ struct Doctor: AsyncParsableCommand {
             console.error("No working 'swift' on PATH: \(error.userMessage)")
             problems += 1
         }
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let record: ProjectRecord
-        do {
-            record = try ProjectRecord.read(in: here)
-        } catch .notAProject(folder: _) {
-            console.line("Not inside a boiler project (no .boiler.json here).")
-            if problems > 0 { throw ExitCode(1) }
-            return
-        } catch {
-            // A record that is there but unreadable is a problem, not "no project".
-            console.error(error.message)
-            throw ExitCode(1)
-        }
-        console.done("Project \(record.module) (\(record.template.rawValue)), made by boiler \(record.boilerVersion)")
-        let missing = record.files.keys.sorted().filter {
-            !FileManager.default.fileExists(atPath: here.appendingPathComponent($0).path)
-        }
-        if missing.isEmpty {
-            console.done("All \(record.files.count) generated files are present")
-        } else {
-            console.error("Generated files missing: \(missing.joined(separator: ", "))")
+        if !Self.projectIsHealthy(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), console) {
             problems += 1
         }
         if problems > 0 { throw ExitCode(1) }
+    }
+
+    /// Checks the project in `folder`, if there is one: its record reads and its generated files
+    /// are there. No project is not a problem; a record that is there but unreadable is.
+    static func projectIsHealthy(in folder: URL, _ console: Console) -> Bool {
+        let record: ProjectRecord
+        do {
+            record = try ProjectRecord.read(in: folder)
+        } catch .notAProject(folder: _) {
+            console.line("Not inside a boiler project (no .boiler.json here).")
+            return true
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        console.done("Project \(record.module) (\(record.template.rawValue)), made by boiler \(record.boilerVersion)")
+        let missing = record.files.keys.sorted().filter {
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+        }
+        guard missing.isEmpty else {
+            console.error("Generated files missing: \(missing.joined(separator: ", "))")
+            return false
+        }
+        console.done("All \(record.files.count) generated files are present")
+        return true
     }
 
     static func swiftMajorVersion(in line: String) -> Int? {

@@ -43,7 +43,12 @@ struct NewProject: AsyncParsableCommand {
     @Flag(help: "Write into a folder that is not empty, keeping every file already there.")
     var force = false
 
-    @Option(name: .customLong("set"), help: "A template value, key=value (repeatable): bundleID, summary.")
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A template value, key=value (repeatable): "
+                + Scaffolder.settableValues.map(\.key).joined(separator: ", ") + ".",
+            discussion: Scaffolder.settableValues.map { "\($0.key): \($0.value)" }.joined(separator: "; ")))
     var values: [String] = []
 
     @Flag(help: "Never ask questions; take the defaults.")

@@ -41,7 +41,12 @@ public struct Scaffolder: Sendable {
         switch key {
         case "bundleID":
             let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-            let valid = parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isIdentifierByte) }
+            // Each part: ASCII letters, digits and '-', as ProjectName checks names.
+            let valid =
+                parts.count >= 2
+                && parts.allSatisfy { part in
+                    !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                }
             if !valid {
                 throw .invalidOption(
                     "set", value: "bundleID=\(value)",
@@ -58,16 +63,6 @@ public struct Scaffolder: Sendable {
             throw .invalidOption(
                 "set", value: key,
                 expected: "one of \(keys): the other template values come from the project's name and flags")
-        }
-    }
-
-    /// ASCII letters, digits and `-`: what a part of a reverse-DNS identifier is made of.
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-            true
-        default: false
         }
     }
 
