@@ -91,9 +91,16 @@ let modules: [Module] = [
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
         tests: [flyingFox]),
+    // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
+    // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
-        name: "Boilerplate", home: "Umbrella", dependencies: kit.map { .module($0) }, testDependencies: [flyingFox],
+        name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
+        testDependencies: [flyingFox, .module("AppCoreCrashProbe")],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
+    // The child process of the umbrella's crash test; the test finds it beside itself.
+    Module(
+        name: "AppCoreCrashProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],
+        hasTests: false, isProduct: false),
     Module(
         name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
     Module(

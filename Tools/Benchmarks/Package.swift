@@ -23,6 +23,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 .product(name: "Boilerplate", package: kit),
+                .product(name: "ModelGen", package: kit),
                 .product(name: "StorageSQLite", package: kit),
                 .product(name: "NetworkingAsyncHTTPClient", package: kit),
                 .product(name: "RoutingKit", package: "routing-kit"),

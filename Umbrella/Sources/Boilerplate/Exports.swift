@@ -1,8 +1,8 @@
-// `import Boilerplate` gives a project every package of the kit.
+// `import Boilerplate` gives a project every runtime package of the kit. ModelGen reaches apps
+// through its build plugin and `boiler`; import `ModelGen` itself to use the library.
 @_exported import Commands
 @_exported import Errors
 @_exported import EventBus
-@_exported import ModelGen
 @_exported import Networking
 @_exported import Operations
 @_exported import Router

@@ -9,8 +9,17 @@ public enum CommandError: AppError, Equatable {
     case cancelled(command: String)
     /// A middleware refused to let the command run; the model is untouched.
     case vetoed(command: String, middleware: String, reason: String)
-    /// The command changed the model, but the save hook failed; the change stays in memory.
+    /// The runner's ``SaveStep`` failed, so the change was rolled back: the model, the undo
+    /// history and the journal are as they were before it, and no observer heard of it. A
+    /// change built on one whose save failed (saved in the same write) fails the same way.
     case saveFailed(command: String, underlying: any Error)
+    /// The command was run by a runner whose store belongs to another runner. A store takes
+    /// changes only from the runner it was created with, so that every change goes through that
+    /// runner's save step; nothing was changed.
+    case foreignStore(command: String)
+    /// `execute` was called on a runner whose save step is async: waiting for it would block a
+    /// thread. Use `await run(_:)` or `run(_:completion:)`; nothing was changed.
+    case asyncSaveNeedsAwait(command: String)
     /// `execute` was called from inside a change observer or another command, where it would
     /// run nested; use `run(_:completion:)` or `await run(_:)`, which queue it to run next.
     case reentrantExecute(command: String)
@@ -35,7 +44,13 @@ public enum CommandError: AppError, Equatable {
         case .vetoed(let command, let middleware, let reason):
             "\(command) was stopped by \(middleware): \(reason)"
         case .saveFailed(let command, let underlying):
-            "\(command) changed the model, but saving it failed: \(underlying.userMessage)"
+            "\(command) was not applied because saving the model failed: \(underlying.userMessage)"
+        case .foreignStore(let command):
+            "\(command) was not run: this runner's store takes changes only from the runner it was created "
+                + "with. Run commands through that runner (in an app, through AppCore.run)."
+        case .asyncSaveNeedsAwait(let command):
+            "\(command) was not run: this runner saves asynchronously, and execute(_:) would block a thread "
+                + "waiting for the save. Use await run(_:) or run(_:completion:)."
         case .reentrantExecute(let command):
             "\(command) was executed synchronously from inside a change observer or command; "
                 + "use run(_:completion:) or await run(_:) there, which queue it to run next."

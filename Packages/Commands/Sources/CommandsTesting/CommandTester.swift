@@ -32,7 +32,7 @@ public final class CommandTester<Model: Sendable & Equatable>: Sendable {
     /// A tester with a fresh store holding `model` and a runner with the given options.
     public convenience init(
         _ model: Model, undoLimit: Int = 100, journalLimit: Int = 1_000,
-        middleware: [any CommandMiddleware<Model>] = [], save: CommandRunner<Model>.SaveHook? = nil,
+        middleware: [any CommandMiddleware<Model>] = [], save: SaveStep<Model>? = nil,
         reporter: FailureReporter = .testing, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
         column: Int = #column
     ) {

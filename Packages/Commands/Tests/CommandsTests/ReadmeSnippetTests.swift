@@ -53,15 +53,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     snippetOutput.withLock { $0.append(line) }
 }
 
-/// Polls `condition` until it holds, giving up (and failing) after a generous bound.
-func eventually(_ what: String, _ condition: () -> Bool) async {
-    for _ in 0..<5_000 {
-        if condition() { return }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    Issue.record("Timed out waiting until \(what).")
-}
-
 @Suite("README snippet")
 struct ReadmeSnippetTests {
     @Test("the snippet compiles unchanged and runs to the end")

@@ -4,7 +4,6 @@ import Testing
 /// Sets the value to what it already is: a command that changes nothing.
 struct SetValue: Command {
     var value: Int
-    var savesModel = false
     func execute(_ model: inout Counter) throws { model.value = value }
 }
 
@@ -65,14 +64,15 @@ struct UnchangedModelTests {
         _ = observation
     }
 
-    @Test("a no-op command that asks for a save is still saved")
-    func noOpStillSaves() throws {
+    @Test("a command that changes nothing is not saved")
+    func noOpIsNotSaved() throws {
         let saves = Box(0)
-        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000) { _ in saves.withLock { $0 += 1 }
-        }
-        try runner.execute(SetValue(value: 0, savesModel: true))
-        #expect(saves.current == 1)
+        let runner = CommandRunner(
+            store: ModelStore(Counter()), journalLimit: 1_000, save: .sync { _ in saves.withLock { $0 += 1 } })
+        try runner.execute(SetValue(value: 0))
+        #expect(saves.current == 0)
         #expect(!runner.canUndo)
+        #expect(runner.journal.map(\.outcome) == [.succeeded])
     }
 
     @Test("with a model that is not Equatable, every successful command is a change, even one that changes nothing")

@@ -14,6 +14,7 @@ if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: inde
 let suites: [(String, () async throws -> [BenchmarkCase])] = [
     ("operations", OperationsBenchmarks.cases),
     ("commands", CommandsBenchmarks.cases),
+    ("appcore", AppCoreBenchmarks.cases),
     ("eventbus", EventBusBenchmarks.cases),
     ("router", RouterBenchmarks.cases),
     ("serialization", SerializationBenchmarks.cases),

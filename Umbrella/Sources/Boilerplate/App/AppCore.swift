@@ -14,14 +14,19 @@ import Storage
 /// print(app.model.notes)
 /// ```
 ///
-/// Commands are the only way the model changes. With persistence, every successful command
-/// is saved before ``run(_:)-8v0ws`` returns (a ``TransientCommand`` is not), and ``ModelDidChange``
-/// is published on ``bus`` once the change is on disk. An HTTP client's activity becomes the
-/// named events `network:on` and `network:off`.
+/// Commands are the only way the model changes, and ``run(_:)-8v0ws``, ``undo()`` and
+/// ``redo()`` are the way to run them. AppCore is a thin container over the runner's commit
+/// step: with persistence, the runner's save step writes the model file, so every change is
+/// on disk before ``run(_:)-8v0ws`` returns and before ``ModelDidChange`` is published on
+/// ``bus`` (a ``TransientCommand`` is not waited for); a change whose save fails is rolled
+/// back. An HTTP client's activity becomes the named events `network:on` and `network:off`.
 public final class AppCore<Model: Codable & Sendable>: Sendable {
-    /// The model store: anyone reads, only commands change.
+    /// The model store, for reading and observing. It takes changes only from ``runner``:
+    /// handing it to another `CommandRunner` gives a runner whose commands fail with
+    /// `CommandError.foreignStore`.
     public let store: ModelStore<Model>
-    /// The runner every command goes through.
+    /// The runner every command goes through; it saves like ``run(_:)-8v0ws`` does (its errors
+    /// are `CommandError`s, with the ``AppCoreError`` inside).
     public let runner: CommandRunner<Model>
     /// The app's event bus.
     public let bus: Bus
@@ -36,8 +41,6 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     /// The model's file name inside ``fileStore``.
     public let modelFile: String?
 
-    let publisher: ChangePublisher<Model>
-    let saveLock = NSLock()
     private let observation: ChangeObservation
 
     /// Creates the container, loading the saved model when persistence has one.
@@ -59,6 +62,7 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
         middleware: [any CommandMiddleware<Model>] = []
     ) async throws {
         var initial = model
+        var save: SaveStep<Model>?
         switch persistence.kind {
         case .none:
             fileStore = nil
@@ -74,23 +78,29 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
             }
             fileStore = files
             modelFile = name
+            save = .sync { model in
+                do {
+                    try files.save(model, as: name)
+                } catch {
+                    throw AppCoreError.saveFailed(file: name, underlying: error)
+                }
+            }
         }
         let store = ModelStore(initial)
         self.store = store
         self.runner = CommandRunner(
-            store: store, undoLimit: undoLimit, journalLimit: journalLimit, middleware: middleware)
+            store: store, undoLimit: undoLimit, journalLimit: journalLimit, middleware: middleware, save: save)
         self.bus = bus
         self.router = router
         self.services = ServiceRegistry()
         self.http = http
-        let publisher = ChangePublisher<Model>(bus: bus)
-        self.publisher = publisher
-        self.observation = store.observe { change in publisher.received(change) }
+        // The store announces a change only once it is saved, in commit order.
+        self.observation = store.observe { [bus] change in bus.trigger(ModelDidChange(change)) }
         if let http { NetworkActivityEvents.publish(activityOf: http, on: bus) }
     }
 
     deinit { observation.cancel() }
 
-    /// A consistent snapshot of the model.
+    /// A consistent snapshot of the model: every published change, none still being saved.
     public var model: Model { store.model }
 }

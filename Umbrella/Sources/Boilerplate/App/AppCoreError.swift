@@ -2,7 +2,8 @@ import Errors
 
 /// What can go wrong in ``AppCore`` itself (commands, services and storage throw their own errors).
 public enum AppCoreError: AppError {
-    /// The model changed in memory but could not be saved; the next successful save writes it.
+    /// The model could not be saved, so the change was rolled back: the model, the undo
+    /// history and the file are as they were before it, and nothing was published.
     case saveFailed(file: String, underlying: any Error)
     /// The saved model could not be loaded; it was left where it is (moved aside if corrupt).
     case loadFailed(file: String, underlying: any Error)
@@ -11,7 +12,7 @@ public enum AppCoreError: AppError {
     public var message: String {
         switch self {
         case .saveFailed(let file, let underlying):
-            "The change was made but could not be saved to \(file): \(underlying.userMessage)"
+            "The change was not applied because it could not be saved to \(file): \(underlying.userMessage)"
         case .loadFailed(let file, let underlying):
             "The saved model in \(file) could not be loaded: \(underlying.userMessage)"
         }

@@ -22,8 +22,3 @@ public struct Persistence: Sendable {
         Persistence(kind: .file(name: name, folder: folder, app: app))
     }
 }
-
-/// A command whose changes ``AppCore`` does not save: UI state, selections, anything cheap to lose.
-///
-/// The change is still published and written with the next save of another command.
-public protocol TransientCommand {}

@@ -5,9 +5,12 @@
 /// stays exactly as it was.
 ///
 /// When the model is `Equatable` and a command leaves it equal to what it was, there is no
-/// change: no undo step and no ``ModelChange`` for observers (the command is still journaled,
-/// and saved if it asks to be). For a model that is not `Equatable`, every command that
-/// succeeds counts as a change.
+/// change: no undo step, no save and no ``ModelChange`` for observers (the command is still
+/// journaled). For a model that is not `Equatable`, every command that succeeds counts as a
+/// change.
+///
+/// When the runner has a ``SaveStep``, every change is saved before it is announced, unless
+/// the command is a ``TransientCommand``.
 ///
 /// ```swift
 /// struct AddGroup: Command {
@@ -32,9 +35,6 @@ public protocol Command<Model>: Sendable {
 
     /// How undo treats this command; ``UndoBehavior/record`` by default.
     var undoBehavior: UndoBehavior { get }
-
-    /// Whether the runner calls its save hook after this command succeeds; `false` by default.
-    var savesModel: Bool { get }
 }
 
 extension Command {
@@ -43,9 +43,6 @@ extension Command {
 
     /// Every change is recorded for undo unless a command says otherwise.
     public var undoBehavior: UndoBehavior { .record }
-
-    /// Commands do not ask for a save unless they say so.
-    public var savesModel: Bool { false }
 }
 
 /// A change to the model that needs to wait for something (the network, a file, a timer).
@@ -78,9 +75,6 @@ public protocol AsyncCommand<Model>: Sendable {
 
     /// How undo treats this command; ``UndoBehavior/record`` by default.
     var undoBehavior: UndoBehavior { get }
-
-    /// Whether the runner calls its save hook after this command succeeds; `false` by default.
-    var savesModel: Bool { get }
 }
 
 extension AsyncCommand {
@@ -89,9 +83,6 @@ extension AsyncCommand {
 
     /// Every change is recorded for undo unless a command says otherwise.
     public var undoBehavior: UndoBehavior { .record }
-
-    /// Commands do not ask for a save unless they say so.
-    public var savesModel: Bool { false }
 }
 
 /// The name of any command value: its `commandName` when it is a command, else its type name.

@@ -11,14 +11,12 @@ public struct CommandBatch<Model: Sendable>: Command {
     public var commands: [any Command<Model>]
     /// How undo treats the batch as a whole.
     public var undoBehavior: UndoBehavior
-    /// Whether the batch asks for a save when it succeeds.
-    public var savesModel: Bool
 
-    /// A batch of `commands`, one undo step by default.
-    public init(_ commands: [any Command<Model>], undoBehavior: UndoBehavior = .record, savesModel: Bool = false) {
+    /// A batch of `commands`, one undo step by default. Its change is one commit: saved once,
+    /// announced once.
+    public init(_ commands: [any Command<Model>], undoBehavior: UndoBehavior = .record) {
         self.commands = commands
         self.undoBehavior = undoBehavior
-        self.savesModel = savesModel
     }
 
     /// Runs every child on `model`, stopping at the first that throws.

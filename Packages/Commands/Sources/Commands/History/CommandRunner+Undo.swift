@@ -13,11 +13,11 @@ extension CommandRunner {
 
     /// Restores the model as it was before the latest undo step.
     ///
-    /// Undo is a change like any other: it waits its turn, is announced to observers (with an
-    /// ``UndoStep`` as its command), journaled, and saved if the undone step was.
+    /// Undo is a change like any other: it waits its turn, is saved (with a save step), then
+    /// journaled and announced to observers (with an ``UndoStep`` as its command).
     /// - Throws: ``CommandError/nothingToUndo`` when the history is empty (the model is
-    ///   untouched), or ``CommandError/saveFailed(command:underlying:)``.
-    @inlinable
+    ///   untouched), or ``CommandError/saveFailed(command:underlying:)`` (the model and the
+    ///   history are as they were before the undo).
     public func undo() async throws {
         try await step(isUndo: true)
     }
@@ -25,7 +25,6 @@ extension CommandRunner {
     /// Restores the model as it was before the latest ``undo()``.
     /// - Throws: ``CommandError/nothingToRedo`` when nothing was undone since the last
     ///   recorded change, or ``CommandError/saveFailed(command:underlying:)``.
-    @inlinable
     public func redo() async throws {
         try await step(isUndo: false)
     }
@@ -57,49 +56,45 @@ extension CommandRunner {
         return try await body()
     }
 
-    /// Undoes or redoes one step. Taking the step from the history and restoring its snapshot
-    /// is one critical section; the step's name is only worked out when someone needs it (an
-    /// observer, a failed save).
-    @inlinable
+    /// Undoes or redoes one step through the commit step: taking the step from the history
+    /// and restoring its snapshot is one critical section; the step's name is only worked out
+    /// outside it.
     func step(isUndo: Bool) async throws {
         let name = isUndo ? JournalEntry.ReservedName.undo : JournalEntry.ReservedName.redo
+        guard ownsStore else { throw CommandError.foreignStore(command: name) }
         let begin = now()
-        let result = await store.perform(name) { () -> Swift.Result<Void, any Error> in
-            self.store.lock.lock()
-            let present = self.store.current
-            let taken =
-                isUndo
-                ? self.records.state.pointee.history.undo(present: present)
-                : self.records.state.pointee.history.redo(present: present)
-            guard let step = taken else {
-                self.store.lock.unlock()
-                let error = isUndo ? CommandError.nothingToUndo : CommandError.nothingToRedo
-                self.journalStep(name, outcome: CommandOutcome(error), since: begin)
-                return .failure(error)
+        try await perform(name) { (finish: @escaping Settled<Void>) in
+            var label: StepLabel?
+            // A step rolled back after a failed save leaves no journal entry.
+            let settlement = Settlement<Model> { saveError in
+                if saveError == nil { self.journalStep(name, outcome: .succeeded, since: begin) }
+            } deliver: { saveError in
+                finish(
+                    saveError.map { .failure(CommandError.saveFailed(command: name, underlying: $0)) } ?? .success(()))
             }
-            self.store.current = step.snapshot
-            self.store.version &+= 1
-            let observers = self.store.observers
-            self.store.lock.unlock()
-            let label = step.label
-            let saveError = self.save(
-                step.snapshot, wanted: step.savesModel,
-                name: UndoStep(isUndo: isUndo, stepName: label.name).description)
-            // Journaled on the writer, before observers run: the journal lists changes in the
-            // order they were applied.
-            self.journalStep(name, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
-            self.store.notify(
-                observers,
-                of: ModelChange(
-                    command: UndoStep(isUndo: isUndo, stepName: label.name), kind: isUndo ? .undo : .redo,
-                    old: present, new: step.snapshot))
-            return saveError.map { .failure($0) } ?? .success(())
+            let changed = self.commit(saves: true, settlement) { history, present in
+                guard let step = isUndo ? history.undo(present: present) : history.redo(present: present) else {
+                    return nil
+                }
+                label = step.label
+                return step.snapshot
+            } change: { old, new in
+                ModelChange(
+                    command: UndoStep(isUndo: isUndo, stepName: label?.name ?? ""), kind: isUndo ? .undo : .redo,
+                    old: old, new: new)
+            }
+            guard !changed else { return }
+            let error = isUndo ? CommandError.nothingToUndo : CommandError.nothingToRedo
+            self.settle(
+                Settlement { _ in
+                    self.journalStep(name, outcome: CommandOutcome(error), since: begin)
+                } deliver: { _ in
+                    finish(.failure(error))
+                })
         }
-        try result.get()
     }
 
     /// Journals an undo, redo or replay.
-    @usableFromInline
     func journalStep(_ name: String, outcome: CommandOutcome, since begin: UInt64) {
         guard journals else { return }
         let elapsed = nanoseconds(since: begin)

@@ -13,14 +13,12 @@ struct UndoHistory<Model: Sendable> {
         @usableFromInline var label: StepLabel
         @usableFromInline var snapshot: Model
         @usableFromInline var coalescingKey: String?
-        @usableFromInline var savesModel: Bool
 
         @usableFromInline
-        init(label: StepLabel, snapshot: Model, coalescingKey: String?, savesModel: Bool) {
+        init(label: StepLabel, snapshot: Model, coalescingKey: String?) {
             self.label = label
             self.snapshot = snapshot
             self.coalescingKey = coalescingKey
-            self.savesModel = savesModel
         }
 
         @usableFromInline var name: String { label.name }
@@ -28,27 +26,24 @@ struct UndoHistory<Model: Sendable> {
 
     /// What a past step is, apart from its snapshot.
     ///
-    /// An ordinary step (a command's, outside any group, not coalescing) is a metatype and a
-    /// flag: copying it is copying two words, and overwriting the oldest step in the ring
-    /// releases nothing. Group names and coalescing keys live in a rarely needed box.
+    /// An ordinary step (a command's, outside any group, not coalescing) is a metatype: copying
+    /// it is copying two words, and overwriting the oldest step in the ring releases nothing. Group names and coalescing keys live in a rarely needed box.
     @usableFromInline
     struct Info {
         /// The command whose change this step undoes; nil for a group's step.
         @usableFromInline var command: (any Sendable.Type)?
         /// A group's name or a coalescing key; nil for an ordinary step.
         @usableFromInline var details: Details?
-        @usableFromInline var savesModel: Bool
 
         /// An ordinary step of `command`.
         @inlinable
-        init(command: any Sendable.Type, savesModel: Bool) {
+        init(command: any Sendable.Type) {
             self.command = command
             self.details = nil
-            self.savesModel = savesModel
         }
 
         @usableFromInline
-        init(label: StepLabel, coalescingKey: String?, savesModel: Bool) {
+        init(label: StepLabel, coalescingKey: String?) {
             switch label {
             case .command(let type):
                 command = type
@@ -57,7 +52,6 @@ struct UndoHistory<Model: Sendable> {
                 command = nil
                 details = Details(groupName: name, coalescingKey: coalescingKey)
             }
-            self.savesModel = savesModel
         }
 
         @usableFromInline var label: StepLabel {
@@ -112,19 +106,19 @@ struct UndoHistory<Model: Sendable> {
 
     /// Records that a change made by a `command` replaced `old`.
     @inlinable
-    mutating func record(old: Model, command: any Sendable.Type, behavior: UndoBehavior, savesModel: Bool) {
+    mutating func record(old: Model, command: any Sendable.Type, behavior: UndoBehavior) {
         guard isEnabled else { return }
         guard case .record = behavior, groups.isEmpty, future.isEmpty else {
-            record(old: old, label: .command(command), unusual: behavior, savesModel: savesModel)
+            record(old: old, label: .command(command), unusual: behavior)
             return
         }
-        appendPast(old, Info(command: command, savesModel: savesModel))
+        appendPast(old, Info(command: command))
     }
 
-    /// ``record(old:command:behavior:savesModel:)`` for the other cases: skipping, clearing,
-    /// coalescing, an open group, a redo history to drop.
+    /// ``record(old:command:behavior:)`` for the other cases: skipping, clearing, coalescing,
+    /// an open group, a redo history to drop.
     @usableFromInline
-    mutating func record(old: Model, label: StepLabel, unusual behavior: UndoBehavior, savesModel: Bool) {
+    mutating func record(old: Model, label: StepLabel, unusual behavior: UndoBehavior) {
         guard isEnabled else { return }
         let key: String?
         switch behavior {
@@ -143,18 +137,13 @@ struct UndoHistory<Model: Sendable> {
         }
         future.removeAll()
         if !groups.isEmpty {
-            if groupHasStep, pastInfo.modifyLast({ $0.savesModel = $0.savesModel || savesModel }) != nil {
-                return
-            }
+            if groupHasStep, !pastInfo.isEmpty { return }
             groupHasStep = true
-            appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil, savesModel: savesModel))
+            appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil))
             return
         }
-        if let key, let last = pastInfo.lastSlot, pastInfo.slots[last].coalescingKey == key {
-            pastInfo.slots[last].savesModel = pastInfo.slots[last].savesModel || savesModel
-            return
-        }
-        appendPast(old, Info(label: label, coalescingKey: key, savesModel: savesModel))
+        if let key, pastInfo.last?.coalescingKey == key { return }
+        appendPast(old, Info(label: label, coalescingKey: key))
     }
 
     /// Opens a group: until the matching ``endGroup()``, changes join one undo step.
@@ -173,8 +162,8 @@ struct UndoHistory<Model: Sendable> {
     @inlinable
     mutating func undo(present: Model) -> Step? {
         guard let info = pastInfo.popLast(), let snapshot = pastSnapshots.popLast() else { return nil }
-        let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil, savesModel: info.savesModel)
-        future.append(Step(label: step.label, snapshot: present, coalescingKey: nil, savesModel: step.savesModel))
+        let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil)
+        future.append(Step(label: step.label, snapshot: present, coalescingKey: nil))
         groupHasStep = false
         return step
     }
@@ -183,9 +172,37 @@ struct UndoHistory<Model: Sendable> {
     @inlinable
     mutating func redo(present: Model) -> Step? {
         guard let step = future.popLast() else { return nil }
-        appendPast(present, Info(label: step.label, coalescingKey: nil, savesModel: step.savesModel))
+        appendPast(present, Info(label: step.label, coalescingKey: nil))
         groupHasStep = false
         return step
+    }
+}
+
+extension UndoHistory {
+    /// The past and future as they are now, to go back to if the changes recorded after this
+    /// point are rolled back (their save failed). Open groups are not part of it: they are the
+    /// caller's, opened and closed outside any commit.
+    struct Checkpoint {
+        var pastSnapshots: [Model]
+        var pastInfo: [Info]
+        var future: [Step]
+        var groupHasStep: Bool
+    }
+
+    /// Copies the past and future: a retain per step, paid once per group of saved commits.
+    func checkpoint() -> Checkpoint {
+        Checkpoint(
+            pastSnapshots: pastSnapshots.elements, pastInfo: pastInfo.elements, future: future,
+            groupHasStep: groupHasStep)
+    }
+
+    /// Puts the past and future back as they were at `checkpoint`.
+    mutating func restore(_ checkpoint: Checkpoint) {
+        pastSnapshots.removeAll()
+        pastInfo.removeAll()
+        for (snapshot, info) in zip(checkpoint.pastSnapshots, checkpoint.pastInfo) { appendPast(snapshot, info) }
+        future = checkpoint.future
+        groupHasStep = checkpoint.groupHasStep
     }
 }
 

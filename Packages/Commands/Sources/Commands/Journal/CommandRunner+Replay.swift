@@ -1,32 +1,40 @@
 extension CommandRunner {
     /// Replays journal entries on the current model and applies the result as one change.
     ///
-    /// The change is announced with ``ModelChange/Kind/replay``, is one undo step, and is
-    /// journaled as `"replay"`.
-    /// - Throws: What ``CommandRegistry/replay(_:on:)`` throws; the model is then untouched.
+    /// The change goes through the commit step like any other: it is one undo step, is saved
+    /// (with a save step), journaled as `"replay"` and announced with ``ModelChange/Kind/replay``.
+    /// - Throws: What ``CommandRegistry/replay(_:on:)`` throws, or
+    ///   ``CommandError/saveFailed(command:underlying:)``; the model is then as it was.
     public func replay(_ entries: [JournalEntry], using registry: CommandRegistry<Model>) async throws {
         let name = JournalEntry.ReservedName.replay
+        guard ownsStore else { throw CommandError.foreignStore(command: name) }
         let begin = now()
-        let result = await store.perform(name) { () -> Swift.Result<Void, any Error> in
-            let old = self.store.current
+        try await perform(name) { (finish: @escaping Settled<Void>) in
+            let new: Model
             do {
-                let new = try registry.replay(entries, on: old)
-                let observers = self.store.commit(new) {
-                    self.records.state.pointee.history.record(
-                        old: old, label: .name(name), unusual: .record, savesModel: false)
-                }
-                self.journalStep(name, outcome: .succeeded, since: begin)
-                self.store.notify(
-                    observers,
-                    of:
-                        ModelChange(command: ReplayedEntries(count: entries.count), kind: .replay, old: old, new: new))
-                return .success(())
+                new = try registry.replay(entries, on: self.store.current)
             } catch {
-                self.journalStep(name, outcome: CommandOutcome(error), since: begin)
-                return .failure(error)
+                self.settle(
+                    Settlement { _ in
+                        self.journalStep(name, outcome: CommandOutcome(error), since: begin)
+                    } deliver: { _ in
+                        finish(.failure(error))
+                    })
+                return
+            }
+            let settlement = Settlement<Model> { saveError in
+                if saveError == nil { self.journalStep(name, outcome: .succeeded, since: begin) }
+            } deliver: { saveError in
+                finish(
+                    saveError.map { .failure(CommandError.saveFailed(command: name, underlying: $0)) } ?? .success(()))
+            }
+            self.commit(saves: true, settlement) { history, old in
+                history.record(old: old, label: .name(name), unusual: .record)
+                return new
+            } change: { old, new in
+                ModelChange(command: ReplayedEntries(count: entries.count), kind: .replay, old: old, new: new)
             }
         }
-        try result.get()
     }
 }
 

@@ -56,14 +56,15 @@ public enum CommandOutcome: Sendable, Hashable, Codable {
     case cancelled
     /// A middleware vetoed it; the model is untouched.
     case vetoed(message: String)
-    /// It succeeded, but the save hook failed.
+    /// It ran, but saving its change failed, so the change was rolled back. Middleware sees
+    /// this outcome; the journal keeps no entry for a rolled-back change.
     case saveFailed(message: String)
 
-    /// Whether the command's changes were applied.
+    /// Whether the command's changes were applied (and kept).
     public var appliedChanges: Bool {
         switch self {
-        case .succeeded, .saveFailed: true
-        case .failed, .cancelled, .vetoed: false
+        case .succeeded: true
+        case .failed, .cancelled, .vetoed, .saveFailed: false
         }
     }
 

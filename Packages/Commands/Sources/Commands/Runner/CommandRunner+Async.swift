@@ -1,5 +1,6 @@
 extension CommandRunner {
-    /// Runs an async command and returns its result once its changes are applied.
+    /// Runs an async command and returns its result once its changes are applied (and, with a
+    /// save step, saved).
     ///
     /// Its slow work runs concurrently with other commands; its staged changes are committed
     /// after those of every async command submitted before it.
@@ -18,9 +19,9 @@ extension CommandRunner {
     ///   - cancelsPrevious: Whether to cancel running commands with the same `id` first
     ///     (search-as-you-type).
     /// - Throws: The command's error, ``CommandError/cancelled(command:)`` (also when the
-    ///   calling task is cancelled), ``CommandError/vetoed(command:middleware:reason:)`` or
-    ///   ``CommandError/saveFailed(command:underlying:)``. On any error but the last, the model
-    ///   is untouched.
+    ///   calling task is cancelled), ``CommandError/vetoed(command:middleware:reason:)``,
+    ///   ``CommandError/saveFailed(command:underlying:)`` (the change was rolled back) or
+    ///   ``CommandError/foreignStore(command:)``. On any error, the model is as it was.
     @discardableResult
     public func run<C: AsyncCommand>(
         _ command: C, id: String? = nil, cancelsPrevious: Bool = false
@@ -70,12 +71,16 @@ extension CommandRunner {
     /// it is cancelled).
     func start<C: AsyncCommand>(
         _ command: C, id: String?, cancelsPrevious: Bool, handle: CancelHandle,
-        deliver receiver: @escaping @Sendable (Swift.Result<C.Result, any Error>) -> Void
+        deliver receiver: @escaping Settled<C.Result>
     ) where C.Model == Model {
         ReadScope.checkNotReading(C.commandName)
         let begin = now()
         let info = CommandInfo(command: command, id: id, isAsync: true)
         let deliver = Delivery(receiver)
+        guard ownsStore else {
+            deliver(.failure(CommandError.foreignStore(command: C.commandName)))
+            return
+        }
         if !middleware.isEmpty {
             do {
                 try checkMiddleware(info, model: store.model)
@@ -117,50 +122,53 @@ extension CommandRunner {
                 deliver(.failure(error))
                 return
             }
-            let committed = await commit(command, info: info, transaction: transaction, handle: handle, since: begin)
-            deliver(committed.map { result })
+            // The next async command's turn comes as soon as this one's change is on the head
+            // (it builds on it), not when it is saved: a group of them is saved in one write.
+            do {
+                let committed = try await perform(C.commandName) { (finish: @escaping Settled<C.Result>) in
+                    self.commit(
+                        command, result: result, info: info, transaction: transaction, handle: handle, since: begin,
+                        finish: finish)
+                    self.sequencer.finish(ticket)
+                }
+                deliver(.success(committed))
+            } catch {
+                deliver(.failure(error))
+            }
         }
         handle.attach { task.cancel() }
     }
 
-    /// Commits the staged changes on the writer, recording the outcome there too, so the
-    /// journal and middleware see changes in the order they were applied.
+    /// On the writer: hands the staged changes to the commit step (rebased on the head if it
+    /// moved since they were staged), unless the command was cancelled first.
     private func commit<C: AsyncCommand>(
-        _ command: C, info: CommandInfo, transaction: Transaction<Model>, handle: CancelHandle,
-        since begin: UInt64
-    ) async -> Swift.Result<Void, any Error> where C.Model == Model {
-        await store.perform(C.commandName) { () -> Swift.Result<Void, any Error> in
-            guard handle.beginCommit() else {
-                transaction.expire()
-                let error = CommandError.cancelled(command: C.commandName)
-                self.recordOutcome(info, outcome: CommandOutcome(error), since: begin)
-                return .failure(error)
-            }
-            do {
-                guard let new = try transaction.finish() else {
-                    self.recordOutcome(info, outcome: .succeeded, since: begin)
-                    return .success(())
-                }
-                let old = self.store.current
-                if let isUnchanged = self.isUnchanged, isUnchanged(old, new) {
-                    let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
-                    self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
-                    return saveError.map { .failure($0) } ?? .success(())
-                }
-                let behavior = self.recordsUndo ? command.undoBehavior : .skip
-                let savesModel = command.savesModel
-                let observers = self.store.commit(new) {
-                    self.records.state.pointee.history.record(
-                        old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
-                }
-                let saveError = self.save(new, wanted: command.savesModel, name: C.commandName)
-                self.recordOutcome(info, outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: begin)
-                self.store.notify(observers, of: ModelChange(command: command, old: old, new: new))
-                return saveError.map { .failure($0) } ?? .success(())
-            } catch {
-                self.recordOutcome(info, outcome: CommandOutcome(error), since: begin)
-                return .failure(error)
-            }
+        _ command: C, result: C.Result, info: CommandInfo, transaction: Transaction<Model>, handle: CancelHandle,
+        since begin: UInt64, finish: @escaping Settled<C.Result>
+    ) where C.Model == Model {
+        guard handle.beginCommit() else {
+            transaction.expire()
+            settle(failed(CommandError.cancelled(command: C.commandName), info: info, since: begin, finish: finish))
+            return
+        }
+        let head = store.current
+        let new: Model?
+        do {
+            new = try transaction.finish()
+        } catch {
+            settle(failed(error, info: info, since: begin, finish: finish))
+            return
+        }
+        let settlement = succeeded(result, info: info, since: begin, finish: finish)
+        guard let new, isUnchanged?(head, new) != true else {
+            settle(settlement)
+            return
+        }
+        let behavior = recordsUndo ? command.undoBehavior : .skip
+        commit(saves: !(command is any TransientCommand), settlement) { history, head in
+            history.record(old: head, command: C.self, behavior: behavior)
+            return new
+        } change: { old, new in
+            ModelChange(command: command, old: old, new: new)
         }
     }
 }

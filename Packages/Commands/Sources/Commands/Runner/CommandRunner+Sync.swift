@@ -1,28 +1,28 @@
 extension CommandRunner {
-    /// Runs a sync command now and returns its result once the model has changed.
+    /// Runs a sync command now and returns its result once the change is committed (and, with a
+    /// save step, saved).
     ///
     /// If another thread is changing the model, this waits its turn. If the command throws,
     /// the model is untouched and the error is rethrown as is.
     ///
     /// - Throws: The command's error; ``CommandError/vetoed(command:middleware:reason:)``;
-    ///   ``CommandError/saveFailed(command:underlying:)`` (the change stays);
+    ///   ``CommandError/saveFailed(command:underlying:)`` (the change was rolled back);
     ///   ``CommandError/reentrantExecute(command:)`` when called from a change observer or a
-    ///   command, where `run(_:completion:)` queues the command instead.
+    ///   command, where `run(_:completion:)` queues the command instead;
+    ///   ``CommandError/asyncSaveNeedsAwait(command:)`` on a runner with an async save step;
+    ///   ``CommandError/foreignStore(command:)`` when the store belongs to another runner.
     ///
     /// For an `Equatable` model, a command that leaves the model equal to what it was makes no
-    /// change: no undo step, no announcement to observers, no new version (it is journaled,
-    /// and the save hook is still called when the command asks for a save). For other models,
-    /// every successful command is a change, even one that changed nothing.
+    /// change: no undo step, no save, no announcement to observers, no new version (it is
+    /// journaled). For other models, every successful command is a change, even one that
+    /// changed nothing.
     @inlinable
     @discardableResult
     public func execute<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
         ReadScope.checkNotReading(C.commandName)
+        guard isLean else { return try executeCommitting(command) }
         guard store.beginWriting() else {
-            return try store.performQueued(C.commandName) { try apply(command) }
-        }
-        guard middleware.isEmpty, saveHook == nil || !command.savesModel else {
-            defer { store.drain() }
-            return try apply(command)
+            return try performBlocking(C.commandName) { finish in self.apply(command, finish: finish) }
         }
         return try applyDirectly(command)
     }
@@ -34,22 +34,37 @@ extension CommandRunner {
     public func run<C: Command>(
         _ command: C, completion: @escaping @MainActor @Sendable (Swift.Result<C.Result, any Error>) -> Void
     ) where C.Model == Model {
-        store.submit(C.commandName) {
-            let result = Swift.Result { try self.apply(command) }
-            Task { @MainActor in completion(result) }
+        guard ownsStore else {
+            let error = CommandError.foreignStore(command: C.commandName)
+            Task { @MainActor in completion(.failure(error)) }
+            return
+        }
+        submit(C.commandName) {
+            self.apply(command) { result in Task { @MainActor in completion(result) } }
         }
     }
 
-    /// Queues a sync command and returns its result once it has run, without blocking a thread.
+    /// Queues a sync command and returns its result once it has run (and, with a save step,
+    /// been saved), without blocking a thread.
     @discardableResult
     public func run<C: Command>(_ command: C) async throws -> C.Result where C.Model == Model {
-        try await store.perform(C.commandName) { Swift.Result { try self.apply(command) } }.get()
+        guard ownsStore else { throw CommandError.foreignStore(command: C.commandName) }
+        return try await perform(C.commandName) { finish in self.apply(command, finish: finish) }
     }
 
-    /// The fast path of ``execute(_:)``, on the writer, for a runner without middleware and a
-    /// command that does not ask for a save: one critical section commits the model, records
+    /// ``execute(_:)`` for a runner with a save step or middleware: the commit step with
+    /// everything, on this thread when the queue is idle.
+    @usableFromInline
+    func executeCommitting<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
+        guard ownsStore else { throw CommandError.foreignStore(command: C.commandName) }
+        if saveStep?.isAsync == true { throw CommandError.asyncSaveNeedsAwait(command: C.commandName) }
+        return try performBlocking(C.commandName) { finish in self.apply(command, finish: finish) }
+    }
+
+    /// The fast path of ``execute(_:)``, on the writer, for a runner without a save step or
+    /// middleware: the commit step in one critical section, which commits the model, records
     /// the undo step and the journal entry, and (when nobody observes and nothing is queued)
-    /// gives up the writer role.
+    /// gives up the writer role. Nothing can fail after the command ran, so nothing waits.
     @inlinable
     func applyDirectly<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
         let start = journals ? JournalClock.coarse() : 0
@@ -62,75 +77,88 @@ extension CommandRunner {
         } catch {
             let outcome = journals ? CommandOutcome(error) : .succeeded
             let nanoseconds = elapsed()
-            store.endWriting {
+            let released = store.endWriting {
                 records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: nanoseconds)
             }
+            if !released { drain() }
             throw error
         }
         if let isUnchanged, isUnchanged(old, new) {
             let nanoseconds = elapsed()
-            store.endWriting {
+            let released = store.endWriting {
                 records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
             }
+            if !released { drain() }
             return result
         }
         let behavior = recordsUndo ? command.undoBehavior : .skip
-        let savesModel = recordsUndo && command.savesModel
         let nanoseconds = elapsed()
         let observers = store.commitAndEnd(new) {
-            records.state.pointee.history.record(
-                old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
+            records.state.pointee.history.record(old: old, command: type(of: command), behavior: behavior)
             records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
         }
         if let observers {
             store.notify(observers, of: ModelChange(command: command, old: old, new: new))
-            store.drain()
+            drain()
         }
         return result
     }
 
-    /// Applies `command` on the writer thread: the path with middleware and saves.
-    @inlinable
-    func apply<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
+    /// Runs `command` on the writer and hands its change to the commit step; `finish` gets the
+    /// outcome once it is settled (saved or rolled back, when the runner saves).
+    @usableFromInline
+    func apply<C: Command>(_ command: C, finish: @escaping Settled<C.Result>) where C.Model == Model {
         let start = now()
-        let old = store.current
-        if !middleware.isEmpty {
-            do {
-                try checkMiddleware(CommandInfo(command: command, isAsync: false), model: old)
-            } catch {
-                recordOutcome(
-                    CommandInfo(command: command, isAsync: false), outcome: CommandOutcome(error), since: start)
-                throw error
-            }
-        }
-        var new = old
+        let info = CommandInfo(command: command, isAsync: false)
+        let head = store.current
+        var new = head
         let result: C.Result
         do {
+            if !middleware.isEmpty { try checkMiddleware(info, model: head) }
             result = try command.execute(&new)
         } catch {
-            recordOutcome(CommandInfo(command: command, isAsync: false), outcome: CommandOutcome(error), since: start)
-            throw error
+            settle(failed(error, info: info, since: start, finish: finish))
+            return
         }
-        let savesModel = command.savesModel
-        if let isUnchanged, isUnchanged(old, new) {
-            let saveError = save(new, wanted: savesModel, name: C.commandName)
-            recordOutcome(
-                CommandInfo(command: command, isAsync: false),
-                outcome: saveError.map(CommandOutcome.init) ?? .succeeded, since: start)
-            if let saveError { throw saveError }
-            return result
+        let settlement = succeeded(result, info: info, since: start, finish: finish)
+        if let isUnchanged, isUnchanged(head, new) {
+            settle(settlement)
+            return
         }
         let behavior = recordsUndo ? command.undoBehavior : .skip
-        let observers = store.commit(new) {
-            records.state.pointee.history.record(
-                old: old, command: type(of: command), behavior: behavior, savesModel: savesModel)
+        commit(saves: !(command is any TransientCommand), settlement) { history, head in
+            history.record(old: head, command: C.self, behavior: behavior)
+            return new
+        } change: { old, new in
+            ModelChange(command: command, old: old, new: new)
         }
-        let saveError = save(new, wanted: savesModel, name: C.commandName)
-        recordOutcome(
-            CommandInfo(command: command, isAsync: false), outcome: saveError.map(CommandOutcome.init) ?? .succeeded,
-            since: start)
-        store.notify(observers, of: ModelChange(command: command, old: old, new: new))
-        if let saveError { throw saveError }
-        return result
+    }
+
+    /// How to settle a job that worked: journal and tell middleware, then hand `result` to the
+    /// caller, or, if its change was rolled back, the save's error.
+    func succeeded<T: Sendable>(
+        _ result: T, info: CommandInfo, since start: UInt64, finish: @escaping Settled<T>
+    ) -> Settlement<Model> {
+        Settlement { saveError in
+            let failure = saveError.map { CommandError.saveFailed(command: info.name, underlying: $0) }
+            self.recordOutcome(
+                info, outcome: failure.map(CommandOutcome.init) ?? .succeeded, journals: failure == nil, since: start)
+        } deliver: { saveError in
+            finish(
+                saveError.map { .failure(CommandError.saveFailed(command: info.name, underlying: $0)) }
+                    ?? .success(result))
+        }
+    }
+
+    /// How to settle a job that failed on its own: its failure stands whatever happens to the
+    /// changes it ran on.
+    func failed<T: Sendable>(
+        _ error: any Error, info: CommandInfo, since start: UInt64, finish: @escaping Settled<T>
+    ) -> Settlement<Model> {
+        Settlement { _ in
+            self.recordOutcome(info, outcome: CommandOutcome(error), since: start)
+        } deliver: { _ in
+            finish(.failure(error))
+        }
     }
 }

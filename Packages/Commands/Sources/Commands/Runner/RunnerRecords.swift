@@ -1,6 +1,6 @@
 import Foundation
 
-/// A runner's undo history and journal.
+/// A runner's undo history, journal, and the group of changes waiting for their save.
 ///
 /// They change together with the model, so they share the store's lock: committing a change
 /// and recording it is one critical section, and a reader never sees a model without its undo
@@ -13,6 +13,9 @@ final class RunnerRecords<Model: Sendable>: @unchecked Sendable {
     struct State {
         @usableFromInline var history: UndoHistory<Model>
         @usableFromInline var journal: JournalBuffer
+        /// The changes committed to the head but not yet saved; nil when none wait. Only the
+        /// writer reads or writes it.
+        var group: CommitGroup<Model>?
     }
 
     /// The store's lock.

@@ -79,14 +79,16 @@ final class Transaction<Model: Sendable>: @unchecked Sendable {
     }
 
     /// Closes the transaction and returns the model to commit, or nil when nothing was staged.
-    /// Runs on the writer, so `store.current` and `store.version` cannot change meanwhile.
+    /// Runs on the writer, so the head and its version cannot change meanwhile. The draft was
+    /// staged on the announced model; if the head is not that model any more (other changes
+    /// were committed, or rolled back), the blocks are replayed on the head.
     func finish() throws -> Model? {
         let state = withLock { state in
             state.isExpired = true
             return state
         }
         guard let draft = state.draft, !state.blocks.isEmpty else { return nil }
-        let (current, version) = store.versionedModel
+        let (current, version) = store.head
         if version == state.baseVersion { return draft }
         var rebased = current
         for block in state.blocks {

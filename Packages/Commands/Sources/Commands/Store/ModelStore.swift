@@ -4,7 +4,12 @@ import Foundation
 /// ``CommandRunner`` change it.
 ///
 /// There is no public setter and no `inout` access: `model` returns a snapshot (a value), so
-/// nothing a reader does with it reaches the store.
+/// nothing a reader does with it reaches the store. A store takes changes from one runner only,
+/// the first created for it, so that no change can skip that runner's ``SaveStep``; another
+/// runner's commands fail with ``CommandError/foreignStore(command:)``.
+///
+/// Readers see announced changes only: while a change waits for its save, ``model`` is still
+/// the model before it, and observers hear of it once it is saved.
 ///
 /// ```swift
 /// let store = ModelStore(AppModel())
@@ -23,8 +28,16 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     /// already makes access exclusive.
     @usableFromInline
     struct State {
+        /// The head: the model with every committed change, saved or not. Commands build on it.
         @usableFromInline var current: Model
+        /// Counts commits and rollbacks; never goes back, so an async command can tell whether
+        /// the model moved under its staged changes.
         @usableFromInline var version: UInt64 = 0
+        /// While changes wait for their save: the last announced model and its version, which
+        /// readers see instead of `current`. Nil when every change is announced.
+        @usableFromInline var announced: (model: Model, version: UInt64)?
+        /// The runner this store takes changes from: the first one created for it.
+        weak var owner: AnyObject?
         @usableFromInline var observers: [Observer] = []
         @usableFromInline var nextObserverID: UInt64 = 0
         /// The serial write queue: see `ModelStore+Writer.swift`.
@@ -85,10 +98,11 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// A consistent snapshot of the model, from any thread.
+    /// A consistent snapshot of the model, from any thread: every announced change, none that
+    /// is still waiting for its save.
     @inlinable
     public var model: Model {
-        lock.withLock { current }
+        lock.withLock { state.pointee.announced?.model ?? current }
     }
 
     /// Runs `body` with a snapshot of the model and returns what it returns.
@@ -134,21 +148,25 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The model and its version, for staging async changes.
+    /// The announced model and its version, for staging async changes: an async command never
+    /// builds on a change that may still be rolled back (at its commit, its staged changes are
+    /// replayed on the head if the version moved).
     var versionedModel: (model: Model, version: UInt64) {
+        lock.withLock { state.pointee.announced ?? (current, version) }
+    }
+
+    /// The head and its version: every committed change, saved or not.
+    var head: (model: Model, version: UInt64) {
         lock.withLock { (current, version) }
     }
 
-    /// Replaces the model and runs `record` (the undo step) in the same critical section.
-    /// Only called on the writer thread. Returns the observers to notify, read under the lock.
-    @inlinable
-    @discardableResult
-    func commit(_ model: Model, recording record: () -> Void = {}) -> [Observer] {
+    /// Makes `owner` the runner this store takes changes from, unless another live runner is.
+    /// - Returns: Whether `owner` is (now) the store's runner.
+    func claim(by owner: AnyObject) -> Bool {
         lock.withLock {
-            current = model
-            version &+= 1
-            record()
-            return observers
+            if let current = state.pointee.owner, current !== owner { return false }
+            state.pointee.owner = owner
+            return true
         }
     }
 

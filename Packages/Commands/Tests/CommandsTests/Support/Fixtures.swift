@@ -11,7 +11,6 @@ struct Counter: Sendable, Equatable, Codable {
 struct Add: Command, Codable {
     var amount: Int
     var undoBehavior: UndoBehavior = .record
-    var savesModel = false
 
     func execute(_ model: inout Counter) throws -> Int {
         guard amount >= 0 else { throw MessageError("Cannot add \(amount).") }

@@ -1,0 +1,22 @@
+import Commands
+import Errors
+import Testing
+
+@Suite("The command context")
+struct CommandContextTests {
+    @Test("a mutate block may read context.model without deadlocking")
+    func readContextInsideMutate() async throws {
+        let store = ModelStore(Counter(value: 1))
+        let runner = CommandRunner(store: store, journalLimit: 1_000)
+        let finished = Box<Int?>(nil)
+        let task = Task.detached {
+            let value = try await runner.run(ReadsContextInsideMutate())
+            finished.withLock { $0 = value }
+        }
+        await eventually("the command finishes") { finished.current != nil }
+        guard finished.current != nil else { return }  // deadlocked: do not wait on it
+        try await task.value
+        #expect(finished.current == 6)
+        #expect(store.model.value == 6)
+    }
+}
