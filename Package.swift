@@ -133,7 +133,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Boilerplate",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: modules.filter(\.isProduct).map { module in
         switch module.kind {
         case .library: .library(name: module.name, targets: [module.name])

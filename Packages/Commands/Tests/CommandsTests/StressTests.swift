@@ -69,4 +69,49 @@ struct StressTests {
         #expect(violations.current == 0)
         _ = observation
     }
+
+    @Test("8 tasks × 2 000 commands and undos with a save step: every save writes the newest announced model, in order")
+    func mixedCommandsWithSaves() async throws {
+        let store = ModelStore(Tallies())
+        let saves = Box<[Tallies]>([])
+        let runner = CommandRunner(
+            store: store, undoLimit: 10, save: .sync { model in saves.withLock { $0.append(model) } })
+        let announced = Box<[Tallies]>([])
+        let observation = store.observe { change in announced.withLock { $0.append(change.new) } }
+        let perTask = 2_000
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<Self.tasks {
+                group.addTask {
+                    for sequence in 0..<perTask {
+                        switch sequence % 4 {
+                        case 0: try runner.execute(Tally(task: task, sequence: sequence))
+                        case 1: try await runner.run(Tally(task: task, sequence: sequence))
+                        case 2: try await runner.run(AsyncTally(task: task, sequence: sequence))
+                        default: _ = try? await runner.undo()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let saved = saves.current
+        let models = announced.current
+        #expect(saved.last == store.model)
+        // Group commit: fewer saves than changes.
+        #expect(saved.count <= models.count)
+        // Saves never go backwards: each one writes a model announced after the one before.
+        var position = models.startIndex
+        var inOrder = true
+        for model in saved {
+            guard let found = models[position...].firstIndex(of: model) else {
+                inOrder = false
+                break
+            }
+            position = found + 1
+        }
+        #expect(inOrder)
+        // Every announced model follows the one before by one command or one undo.
+        #expect(zip(models, models.dropFirst()).allSatisfy { abs($0.total - $1.total) == 1 })
+        observation.cancel()
+    }
 }

@@ -75,7 +75,7 @@ struct CompileTests {
             let serialization = Target.Dependency.product(name: "Serialization", package: "Serialization")
             let package = Package(
                 name: "ModelGenCompileCheck",
-                platforms: [.macOS(.v13), .iOS(.v16)],
+                platforms: [.macOS(.v14), .iOS(.v17)],
                 dependencies: [.package(path: "\(serialization)")],
                 targets: [.target(name: "UIKit")]
                     + designs.map { .target(name: $0, dependencies: ["UIKit", serialization]) }

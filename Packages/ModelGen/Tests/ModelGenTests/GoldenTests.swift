@@ -3,7 +3,7 @@ import Testing
 
 @testable import ModelGen
 
-/// Output for every design in shared/data/models, compared byte for byte with
+/// Output for every design in Tests/Fixtures/models, compared byte for byte with
 /// `Golden/<design>/<file>.golden` (and the warnings with `warnings.txt`).
 ///
 /// To regenerate after an intended change to templates or resolution:

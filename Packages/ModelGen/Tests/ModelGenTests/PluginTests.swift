@@ -23,7 +23,7 @@ struct PluginTests {
 
             let package = Package(
                 name: "PluginCheck",
-                platforms: [.macOS(.v13)],
+                platforms: [.macOS(.v14)],
                 dependencies: [
                     .package(path: "\(packages.appendingPathComponent("ModelGen").path)"),
                     .package(path: "\(packages.appendingPathComponent("Serialization").path)"),

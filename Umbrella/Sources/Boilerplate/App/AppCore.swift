@@ -103,4 +103,9 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
 
     /// A consistent snapshot of the model: every published change, none still being saved.
     public var model: Model { store.model }
+
+    /// The model as an observable, read-only view for SwiftUI and `withObservationTracking`:
+    /// a view that reads `app.state.notes` re-renders only when `notes` changes. It shows each
+    /// change once it is saved and published, before `run` returns.
+    public var state: ModelState<Model> { store.state }
 }

@@ -49,7 +49,7 @@ extension CommandRunner {
             let checkpoint = opensGroup && recordsUndo ? state.pointee.history.checkpoint() : nil
             guard let new = edit(&state.pointee.history, head) else { return nil }
             if opensGroup {
-                store.state.pointee.announced = (head, store.version)
+                store.storage.pointee.announced = (head, store.version)
                 state.pointee.group = CommitGroup(checkpoint: checkpoint)
             }
             store.current = new
@@ -76,7 +76,7 @@ extension CommandRunner {
         let grouped = store.lock.withLock { () -> Bool in
             let state = records.state
             if state.pointee.group == nil, joinsSave, saveStep != nil {
-                store.state.pointee.announced = (store.current, store.version)
+                store.storage.pointee.announced = (store.current, store.version)
                 state.pointee.group = CommitGroup(checkpoint: nil)
             }
             return state.pointee.group != nil
@@ -123,14 +123,14 @@ extension CommandRunner {
             let state = records.state
             let group = state.pointee.group
             state.pointee.group = nil
-            if saveError != nil, let announced = store.state.pointee.announced {
+            if saveError != nil, let announced = store.storage.pointee.announced {
                 store.current = announced.model
                 // Forward, never back: an async command that staged on the rolled-back head
                 // must see that the model moved.
                 store.version &+= 1
                 if let checkpoint = group?.checkpoint { state.pointee.history.restore(checkpoint) }
             }
-            store.state.pointee.announced = nil
+            store.storage.pointee.announced = nil
             return (group, store.observers)
         }
         for settlement in group?.settlements ?? [] {

@@ -4,7 +4,8 @@
 /// A value, kept in ``RunnerRecords`` and guarded by the store's lock, so that a change and its
 /// undo step are recorded in one critical section. A snapshot is the model value itself, so a
 /// step costs what the model does not share with its neighbours (copy on write), and the past
-/// is kept in rings: recording a step never allocates once they are full.
+/// is kept in a ring: recording a step never allocates once it is full, and the snapshot is
+/// moved in (the head it replaces), never copied.
 @usableFromInline
 struct UndoHistory<Model: Sendable> {
     @usableFromInline
@@ -74,11 +75,23 @@ struct UndoHistory<Model: Sendable> {
         }
     }
 
-    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit: two rings that
-    /// move in step, apart so that undo moves a snapshot out of its ring without copying it
-    /// (a copy retains the snapshot, whose memory in a long history is cold).
-    @usableFromInline var pastSnapshots: Ring<Model>
-    @usableFromInline var pastInfo: Ring<Info>
+    /// A step in the past: the model before a change, and what the change was.
+    @usableFromInline
+    struct PastStep {
+        @usableFromInline var snapshot: Model
+        @usableFromInline var info: Info
+
+        @inlinable
+        init(snapshot: consuming Model, info: consuming Info) {
+            self.snapshot = snapshot
+            self.info = info
+        }
+    }
+
+    /// The steps ``undo(present:)`` takes, newest last, at most the undo limit. Undo moves a
+    /// snapshot out of the ring without copying it (a copy retains the snapshot, whose memory
+    /// in a long history is cold).
+    @usableFromInline var past: Ring<PastStep>
     @usableFromInline var future: [Step] = []
     /// Open groups: names, outermost first. While any is open, changes join one step.
     @usableFromInline var groups: [String] = []
@@ -86,27 +99,28 @@ struct UndoHistory<Model: Sendable> {
     @usableFromInline var groupHasStep = false
 
     init(limit: Int) {
-        pastSnapshots = Ring(capacity: limit)
-        pastInfo = Ring(capacity: limit)
+        past = Ring(capacity: limit)
     }
 
     /// Whether undo is on (`undoLimit > 0`).
-    @inlinable var isEnabled: Bool { pastInfo.capacity > 0 }
+    @inlinable var isEnabled: Bool { past.capacity > 0 }
 
-    var canUndo: Bool { !pastInfo.isEmpty }
+    var canUndo: Bool { !past.isEmpty }
+
+    /// The info of the newest past step, read in place.
+    var lastInfo: Info? { past.lastSlot.map { past.slots[$0].info } }
 
     /// The label of the step ``undo(present:)`` would take.
-    var undoLabel: StepLabel? { pastInfo.last?.label }
+    var undoLabel: StepLabel? { lastInfo?.label }
 
     @inlinable
     mutating func appendPast(_ snapshot: consuming Model, _ info: consuming Info) {
-        pastSnapshots.append(snapshot)
-        pastInfo.append(info)
+        past.append(PastStep(snapshot: snapshot, info: info))
     }
 
-    /// Records that a change made by a `command` replaced `old`.
+    /// Records that a change made by a `command` replaced `old`, which it takes over.
     @inlinable
-    mutating func record(old: Model, command: any Sendable.Type, behavior: UndoBehavior) {
+    mutating func record(old: consuming Model, command: any Sendable.Type, behavior: UndoBehavior) {
         guard isEnabled else { return }
         guard case .record = behavior, groups.isEmpty, future.isEmpty else {
             record(old: old, label: .command(command), unusual: behavior)
@@ -118,15 +132,14 @@ struct UndoHistory<Model: Sendable> {
     /// ``record(old:command:behavior:)`` for the other cases: skipping, clearing, coalescing,
     /// an open group, a redo history to drop.
     @usableFromInline
-    mutating func record(old: Model, label: StepLabel, unusual behavior: UndoBehavior) {
+    mutating func record(old: consuming Model, label: StepLabel, unusual behavior: UndoBehavior) {
         guard isEnabled else { return }
         let key: String?
         switch behavior {
         case .skip:
             return
         case .clearHistory:
-            pastSnapshots.removeAll()
-            pastInfo.removeAll()
+            past.removeAll()
             future.removeAll()
             groupHasStep = false
             return
@@ -137,12 +150,12 @@ struct UndoHistory<Model: Sendable> {
         }
         future.removeAll()
         if !groups.isEmpty {
-            if groupHasStep, !pastInfo.isEmpty { return }
+            if groupHasStep, !past.isEmpty { return }
             groupHasStep = true
             appendPast(old, Info(label: .name(groups[0]), coalescingKey: nil))
             return
         }
-        if let key, pastInfo.last?.coalescingKey == key { return }
+        if let key, lastInfo?.coalescingKey == key { return }
         appendPast(old, Info(label: label, coalescingKey: key))
     }
 
@@ -161,8 +174,8 @@ struct UndoHistory<Model: Sendable> {
     /// Takes the latest past step, pushing `present` to the future; nil when there is none.
     @inlinable
     mutating func undo(present: Model) -> Step? {
-        guard let info = pastInfo.popLast(), let snapshot = pastSnapshots.popLast() else { return nil }
-        let step = Step(label: info.label, snapshot: snapshot, coalescingKey: nil)
+        guard let taken = past.popLast() else { return nil }
+        let step = Step(label: taken.info.label, snapshot: taken.snapshot, coalescingKey: nil)
         future.append(Step(label: step.label, snapshot: present, coalescingKey: nil))
         groupHasStep = false
         return step
@@ -183,24 +196,20 @@ extension UndoHistory {
     /// point are rolled back (their save failed). Open groups are not part of it: they are the
     /// caller's, opened and closed outside any commit.
     struct Checkpoint {
-        var pastSnapshots: [Model]
-        var pastInfo: [Info]
+        var past: [PastStep]
         var future: [Step]
         var groupHasStep: Bool
     }
 
     /// Copies the past and future: a retain per step, paid once per group of saved commits.
     func checkpoint() -> Checkpoint {
-        Checkpoint(
-            pastSnapshots: pastSnapshots.elements, pastInfo: pastInfo.elements, future: future,
-            groupHasStep: groupHasStep)
+        Checkpoint(past: past.elements, future: future, groupHasStep: groupHasStep)
     }
 
     /// Puts the past and future back as they were at `checkpoint`.
     mutating func restore(_ checkpoint: Checkpoint) {
-        pastSnapshots.removeAll()
-        pastInfo.removeAll()
-        for (snapshot, info) in zip(checkpoint.pastSnapshots, checkpoint.pastInfo) { appendPast(snapshot, info) }
+        past.removeAll()
+        for step in checkpoint.past { past.append(step) }
         future = checkpoint.future
         groupHasStep = checkpoint.groupHasStep
     }

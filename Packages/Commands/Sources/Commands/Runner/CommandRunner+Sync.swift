@@ -65,12 +65,15 @@ extension CommandRunner {
     /// middleware: the commit step in one critical section, which commits the model, records
     /// the undo step and the journal entry, and (when nobody observes and nothing is queued)
     /// gives up the writer role. Nothing can fail after the command ran, so nothing waits.
+    ///
+    /// The head is copied once, for the command to change; the head it replaces is moved into
+    /// the undo history, not copied (only observers, who get both, cost two more copies).
     @inlinable
     func applyDirectly<C: Command>(_ command: C) throws -> C.Result where C.Model == Model {
         let start = journals ? JournalClock.coarse() : 0
         func elapsed() -> UInt64 { journals ? JournalClock.coarse() &- start : 0 }
-        let old = store.current
-        var new = old
+        // Only the writer changes the head, so it reads it without the lock.
+        var new = store.current
         let result: C.Result
         do {
             result = try command.execute(&new)
@@ -78,29 +81,46 @@ extension CommandRunner {
             let outcome = journals ? CommandOutcome(error) : .succeeded
             let nanoseconds = elapsed()
             let released = store.endWriting {
-                records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: nanoseconds)
+                if journals {
+                    records.state.pointee.journal.record(command, outcome: outcome, nanoseconds: nanoseconds)
+                }
             }
             if !released { drain() }
             throw error
         }
-        if let isUnchanged, isUnchanged(old, new) {
+        if let isUnchanged, isUnchanged(store.current, new) {
             let nanoseconds = elapsed()
             let released = store.endWriting {
-                records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
+                if journals { records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds) }
             }
             if !released { drain() }
             return result
         }
-        let behavior = recordsUndo ? command.undoBehavior : .skip
         let nanoseconds = elapsed()
-        let observers = store.commitAndEnd(new) {
-            records.state.pointee.history.record(old: old, command: type(of: command), behavior: behavior)
-            records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds)
+        // One reference for the whole commit: each access through `self` would retain it.
+        let store = store
+        store.lock.lock()
+        swap(&store.storage.pointee.current, &new)
+        // `new` now holds the head it replaced.
+        store.version &+= 1
+        if journals { records.state.pointee.journal.recordSuccess(command, nanoseconds: nanoseconds) }
+        guard !store.observers.isEmpty else {
+            if recordsUndo {
+                records.state.pointee.history.record(old: consume new, command: C.self, behavior: command.undoBehavior)
+            }
+            let released = store.releaseWriterIfIdle()
+            store.lock.unlock()
+            if !released { drain() }
+            return result
         }
-        if let observers {
-            store.notify(observers, of: ModelChange(command: command, old: old, new: new))
-            drain()
+        let change = ModelChange(command: command, old: new, new: store.current)
+        if recordsUndo {
+            records.state.pointee.history.record(old: consume new, command: C.self, behavior: command.undoBehavior)
         }
+        let observers = store.observers
+        store.lock.unlock()
+        store.notify(observers, of: change)
+        drain()
         return result
     }
 

@@ -31,8 +31,7 @@ final class RunnerRecords<Model: Sendable>: @unchecked Sendable {
     }
 
     deinit {
-        state.pointee.history.pastSnapshots.deallocate()
-        state.pointee.history.pastInfo.deallocate()
+        state.pointee.history.past.deallocate()
         state.pointee.journal.ring.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()

@@ -54,21 +54,4 @@ extension ModelStore {
             return releaseWriterIfIdle()
         }
     }
-
-    /// On the writer, the commit step of a runner without a save step or middleware: replaces
-    /// the model and runs `record` (the undo step, the journal entry) in the same critical
-    /// section. When nobody observes and no job is queued, it also gives up the writer role
-    /// and returns nil; otherwise it returns the observers, and the caller must notify them,
-    /// then drain the queue.
-    @inlinable
-    @inline(__always)
-    func commitAndEnd(_ model: Model, recording record: () -> Void) -> [Observer]? {
-        lock.withLock {
-            current = model
-            version &+= 1
-            record()
-            if observers.isEmpty && releaseWriterIfIdle() { return nil }
-            return observers
-        }
-    }
 }

@@ -38,6 +38,8 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         @usableFromInline var announced: (model: Model, version: UInt64)?
         /// The runner this store takes changes from: the first one created for it.
         weak var owner: AnyObject?
+        /// The observable view, once someone asked for it (it observes like any observer).
+        var observable: ModelState<Model>?
         @usableFromInline var observers: [Observer] = []
         @usableFromInline var nextObserverID: UInt64 = 0
         /// The serial write queue: see `ModelStore+Writer.swift`.
@@ -52,57 +54,57 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     }
 
     @usableFromInline let lock = FastLock()
-    @usableFromInline let state: UnsafeMutablePointer<State>
+    @usableFromInline let storage: UnsafeMutablePointer<State>
 
     @inlinable var current: Model {
-        _read { yield state.pointee.current }
-        _modify { yield &state.pointee.current }
+        _read { yield storage.pointee.current }
+        _modify { yield &storage.pointee.current }
     }
     @inlinable var version: UInt64 {
-        _read { yield state.pointee.version }
-        _modify { yield &state.pointee.version }
+        _read { yield storage.pointee.version }
+        _modify { yield &storage.pointee.version }
     }
     @inlinable var observers: [Observer] {
-        _read { yield state.pointee.observers }
-        _modify { yield &state.pointee.observers }
+        _read { yield storage.pointee.observers }
+        _modify { yield &storage.pointee.observers }
     }
     @inlinable var nextObserverID: UInt64 {
-        _read { yield state.pointee.nextObserverID }
-        _modify { yield &state.pointee.nextObserverID }
+        _read { yield storage.pointee.nextObserverID }
+        _modify { yield &storage.pointee.nextObserverID }
     }
     @inlinable var pending: [() -> Void] {
-        _read { yield state.pointee.pending }
-        _modify { yield &state.pointee.pending }
+        _read { yield storage.pointee.pending }
+        _modify { yield &storage.pointee.pending }
     }
     @inlinable var pendingHead: Int {
-        _read { yield state.pointee.pendingHead }
-        _modify { yield &state.pointee.pendingHead }
+        _read { yield storage.pointee.pendingHead }
+        _modify { yield &storage.pointee.pendingHead }
     }
     @inlinable var isWriting: Bool {
-        _read { yield state.pointee.isWriting }
-        _modify { yield &state.pointee.isWriting }
+        _read { yield storage.pointee.isWriting }
+        _modify { yield &storage.pointee.isWriting }
     }
     @inlinable var writer: pthread_t? {
-        _read { yield state.pointee.writer }
-        _modify { yield &state.pointee.writer }
+        _read { yield storage.pointee.writer }
+        _modify { yield &storage.pointee.writer }
     }
 
     /// Creates a store holding `model`.
     public init(_ model: Model) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(current: model))
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: State(current: model))
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// A consistent snapshot of the model, from any thread: every announced change, none that
     /// is still waiting for its save.
     @inlinable
     public var model: Model {
-        lock.withLock { state.pointee.announced?.model ?? current }
+        lock.withLock { storage.pointee.announced?.model ?? current }
     }
 
     /// Runs `body` with a snapshot of the model and returns what it returns.
@@ -137,6 +139,40 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Calls `handler` with the old and new value at `keyPath` after every change that changed
+    /// it (by `==`), in order, on the thread that made the change. Changes that leave the value
+    /// as it was are not reported.
+    ///
+    /// ```swift
+    /// let token = store.observe(\.notes) { old, new in print(old.count, "→", new.count) }
+    /// ```
+    ///
+    /// Keep the returned value alive for as long as you observe.
+    public func observe<Value: Equatable & Sendable>(
+        _ keyPath: any KeyPath<Model, Value> & Sendable, _ handler: @escaping @Sendable (Value, Value) -> Void
+    ) -> ChangeObservation {
+        observe { change in
+            let old = change.old[keyPath: keyPath]
+            let new = change.new[keyPath: keyPath]
+            if old != new { handler(old, new) }
+        }
+    }
+
+    /// An observable, read-only view of the model for SwiftUI and `withObservationTracking`:
+    /// a reader of `state.notes` is told only when `notes` changes. The same object every time;
+    /// created on first use, so a store nobody observes this way does no work for it.
+    public var state: ModelState<Model> {
+        lock.withLock {
+            if let observable = storage.pointee.observable { return observable }
+            let observable = ModelState(storage.pointee.announced?.model ?? current)
+            storage.pointee.observable = observable
+            // It lives as long as the store, so it needs no token.
+            observers.append(Observer(id: nextObserverID, handler: { change in observable.apply(change) }))
+            nextObserverID += 1
+            return observable
+        }
+    }
+
     /// Every change from now on, as an async sequence of (command, old, new).
     ///
     /// Each access starts a new subscription that buffers without limit, so no change is lost;
@@ -152,7 +188,7 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     /// builds on a change that may still be rolled back (at its commit, its staged changes are
     /// replayed on the head if the version moved).
     var versionedModel: (model: Model, version: UInt64) {
-        lock.withLock { state.pointee.announced ?? (current, version) }
+        lock.withLock { storage.pointee.announced ?? (current, version) }
     }
 
     /// The head and its version: every committed change, saved or not.
@@ -164,8 +200,8 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     /// - Returns: Whether `owner` is (now) the store's runner.
     func claim(by owner: AnyObject) -> Bool {
         lock.withLock {
-            if let current = state.pointee.owner, current !== owner { return false }
-            state.pointee.owner = owner
+            if let current = storage.pointee.owner, current !== owner { return false }
+            storage.pointee.owner = owner
             return true
         }
     }

@@ -39,9 +39,6 @@ struct Ring<Element> {
         count == 0 ? nil : slot(count - 1)
     }
 
-    /// The newest element.
-    var last: Element? { lastSlot.map { slots[$0] } }
-
     /// Appends `element`, dropping the oldest when the buffer is full.
     @inlinable
     @inline(__always)
@@ -59,14 +56,6 @@ struct Ring<Element> {
             (slots + count).initialize(to: element)
             count += 1
         }
-    }
-
-    /// Changes the newest element in place; nil (and nothing done) when the buffer is empty.
-    @inlinable
-    @discardableResult
-    mutating func modifyLast<T>(_ body: (inout Element) -> T) -> T? {
-        guard let last = lastSlot else { return nil }
-        return body(&slots[last])
     }
 
     /// Doubles the slots (up to `capacity`), moving the elements to the front.

@@ -2,9 +2,9 @@ import Foundation
 import ModelGen
 import Testing
 
-/// The real model designs in `shared/data/models`, and where tests keep their files.
+/// The real model designs in `Tests/Fixtures/models`, and where tests keep their files.
 enum Fixtures {
-    /// A design from shared/data/models with the module name the compile check gives it.
+    /// A design from Tests/Fixtures/models with the module name the compile check gives it.
     struct Design: Sendable, CustomTestStringConvertible {
         var file: String
         var module: String
@@ -19,8 +19,8 @@ enum Fixtures {
         return url
     }()
 
-    /// `shared/data/models` beside the repository.
-    static let models = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/models")
+    /// `Tests/Fixtures/models` in the repository (sources and licences in its README).
+    static let models = repositoryRoot.appendingPathComponent("Tests/Fixtures/models")
 
     /// This package's folder.
     static let package = repositoryRoot.appendingPathComponent("Packages/ModelGen")

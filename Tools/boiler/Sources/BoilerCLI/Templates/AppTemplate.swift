@@ -27,7 +27,7 @@ enum AppTemplate {
 
         let package = Package(
             name: "{{Name}}",
-            platforms: [.macOS(.v13), .iOS(.v16)],
+            platforms: [.macOS(.v14), .iOS(.v17)],
             products: [
                 .library(name: "{{Name}}Core", targets: ["{{Name}}Core"]),
                 .executable(name: "{{Name}}", targets: ["{{Name}}"]),

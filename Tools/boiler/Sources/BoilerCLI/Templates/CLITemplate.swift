@@ -20,7 +20,7 @@ enum CLITemplate {
 
         let package = Package(
             name: "{{Name}}",
-            platforms: [.macOS(.v13)],
+            platforms: [.macOS(.v14)],
             dependencies: [
                 {{kitPackage}},
                 .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

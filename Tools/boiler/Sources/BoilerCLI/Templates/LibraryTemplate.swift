@@ -19,7 +19,7 @@ enum LibraryTemplate {
 
         let package = Package(
             name: "{{Name}}",
-            platforms: [.macOS(.v13), .iOS(.v16)],
+            platforms: [.macOS(.v14), .iOS(.v17)],
             products: [
                 .library(name: "{{Name}}", targets: ["{{Name}}"])
             ],
