@@ -1,6 +1,4 @@
-#if canImport(Observation)
-    import Observation
-#endif
+import Observation
 
 /// Loads data for a screen and tracks its ``LoadState``; SwiftUI and UIKit bind to it.
 ///
@@ -9,18 +7,17 @@
 /// await screen.load()       // .idle → .loading → .loaded(messages) | .empty | .failed(error)
 /// ```
 ///
-/// Observe it with Observation (it is `Observable` on macOS 14, iOS 17 and later, and on
-/// Linux), or with the ``states`` sequence everywhere.
+/// Observe it with Observation (a SwiftUI view reading ``state`` re-renders when it changes), or
+/// with the ``states`` sequence.
 @MainActor
-public final class LoadingModel<Value: Sendable> {
+public final class LoadingModel<Value: Sendable>: Observable {
     private let loader: @Sendable () async throws -> Value
     private let isEmpty: @Sendable (Value) -> Bool
     private var current: LoadState<Value> = .idle
     private var inFlight: StatefulOperation<Value, any Error>?
     private var observers: [Int: AsyncStream<LoadState<Value>>.Continuation] = [:]
     private var nextObserverID = 0
-    /// The `ObservationRegistrar`, kept untyped because the type needs macOS 14 / iOS 17.
-    private let registrar: (any Sendable)?
+    private let registrar = ObservationRegistrar()
 
     /// Creates a model that loads with `load` and calls a value for which `isEmpty` holds empty.
     /// - Parameters:
@@ -32,15 +29,6 @@ public final class LoadingModel<Value: Sendable> {
     ) {
         self.loader = load
         self.isEmpty = isEmpty
-        #if canImport(Observation)
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
-                registrar = ObservationRegistrar()
-            } else {
-                registrar = nil
-            }
-        #else
-            registrar = nil
-        #endif
     }
 
     /// The current state.
@@ -101,27 +89,10 @@ public final class LoadingModel<Value: Sendable> {
     }
 
     private func access() {
-        #if canImport(Observation)
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar = registrar as? ObservationRegistrar
-            {
-                registrar.access(self, keyPath: \.state)
-            }
-        #endif
+        registrar.access(self, keyPath: \.state)
     }
 
     private func withMutation(_ change: () -> Void) {
-        #if canImport(Observation)
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar = registrar as? ObservationRegistrar
-            {
-                registrar.withMutation(of: self, keyPath: \.state, change)
-                return
-            }
-        #endif
-        change()
+        registrar.withMutation(of: self, keyPath: \.state, change)
     }
 }
-
-#if canImport(Observation)
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    extension LoadingModel: Observable {}
-#endif

@@ -1,14 +1,17 @@
 import Foundation
+import Observation
 
 /// A platform-agnostic navigation stack: the destinations shown, in order, plus one presented
-/// modally. Observable through ``observe(_:)`` and ``changes()``; a ``Navigator``.
+/// modally. A ``Navigator``, and `Observable`: a SwiftUI view that reads ``path`` re-renders when
+/// the path changes, not when only ``presented`` does (and the other way round). Code without
+/// Observation follows it through ``observe(_:)`` and ``changes()``.
 ///
 /// A SwiftUI `NavigationStack(path:)` follows it with a binding:
 /// ```swift
-/// NavigationStack(path: Binding(get: { model.path }, set: { stack.replace(with: $0) })) { … }
+/// NavigationStack(path: Binding(get: { stack.path }, set: { stack.replace(with: $0) })) { … }
 /// ```
 /// and a UIKit coordinator calls `setViewControllers` from an ``observe(_:)`` callback.
-public final class RouteStack<Destination: Hashable & Sendable>: Navigator, @unchecked Sendable {
+public final class RouteStack<Destination: Hashable & Sendable>: Navigator, Observable, @unchecked Sendable {
     /// What the stack shows at one moment.
     public struct State: Sendable, Equatable {
         /// The pushed destinations, root first.
@@ -18,6 +21,7 @@ public final class RouteStack<Destination: Hashable & Sendable>: Navigator, @unc
     }
 
     private let lock = NSLock()
+    private let registrar = ObservationRegistrar()
     // Guarded by `lock`.
     private var state = State(path: [], presented: nil)
     private var observers: [Int: @Sendable (State) -> Void] = [:]
@@ -29,11 +33,21 @@ public final class RouteStack<Destination: Hashable & Sendable>: Navigator, @unc
     }
 
     /// The pushed destinations, root first.
-    public var path: [Destination] { withLock { state.path } }
+    public var path: [Destination] {
+        registrar.access(self, keyPath: \.path)
+        return withLock { state.path }
+    }
     /// The destination presented modally, if any.
-    public var presented: Destination? { withLock { state.presented } }
+    public var presented: Destination? {
+        registrar.access(self, keyPath: \.presented)
+        return withLock { state.presented }
+    }
     /// Everything the stack shows.
-    public var current: State { withLock { state } }
+    public var current: State {
+        registrar.access(self, keyPath: \.path)
+        registrar.access(self, keyPath: \.presented)
+        return withLock { state }
+    }
 
     /// Pushes a destination.
     public func push(_ destination: Destination) { update { $0.path.append(destination) } }
@@ -109,11 +123,21 @@ public final class RouteStack<Destination: Hashable & Sendable>: Navigator, @unc
     }
 
     private func update(_ change: (inout State) -> Void) {
-        let (new, toNotify) = withLock {
+        let (old, new, toNotify) = withLock {
+            let old = state
             change(&state)
-            return (state, Array(observers.values))
+            return (old, state, Array(observers.values))
         }
+        // Signalled after the lock is released, so a reader called back by Observation can read
+        // the stack; it sees the new state. Only the parts that changed are signalled.
+        if old.path != new.path { signal(\.path) }
+        if old.presented != new.presented { signal(\.presented) }
         for observer in toNotify { observer(new) }
+    }
+
+    private func signal<Member>(_ keyPath: KeyPath<RouteStack, Member>) {
+        registrar.willSet(self, keyPath: keyPath)
+        registrar.didSet(self, keyPath: keyPath)
     }
 
     private func withLock<Result>(_ body: () -> Result) -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Serialization
 
 /// A document kept in one file, loaded over defaults and saved atomically on every update.
@@ -13,13 +14,16 @@ import Serialization
 /// for await settings in prefs.changes { apply(settings) }
 /// ```
 ///
+/// A SwiftUI view reads ``current`` without `await`; it is `Observable`, so the view re-renders
+/// after each update or reload, once the new value is saved.
+///
 /// Updates are serialised within the process by the actor and across processes by an advisory
 /// lock beside the file; an update first re-reads the file when another process saved it, so no
 /// update is lost. `Versioned` values are migrated as they load. A file that does not decode is
 /// moved aside and reported (``StorageError/corrupt(_:movedTo:underlying:)``), never replaced
 /// by defaults; a file from a newer app version is left alone
 /// (``StorageError/newerVersion(_:underlying:)``).
-public actor Persisted<Value: Codable & Sendable> {
+public actor Persisted<Value: Codable & Sendable>: Observable {
     /// The current value.
     public private(set) var value: Value
 
@@ -33,6 +37,8 @@ public actor Persisted<Value: Codable & Sendable> {
     private let defaults: KeyValue?
     private var identity: FileIdentity?
     private nonisolated let broadcaster = ChangeBroadcaster<Value>()
+    private nonisolated let latest: LatestValue<Value>
+    private nonisolated let registrar = ObservationRegistrar()
 
     /// Loads `file` from `store` over the defaults read from `defaults` (a bundled file).
     ///
@@ -94,7 +100,17 @@ public actor Persisted<Value: Codable & Sendable> {
             try Self.load(url: url, store: store, defaults: defaultsTree, serializer: serializer)
         }
         self.value = loaded.value
+        self.latest = LatestValue(loaded.value)
         self.identity = loaded.identity
+    }
+
+    /// The value as the last update or reload left it, read without `await`.
+    ///
+    /// Observable: a reader (a SwiftUI view, `withObservationTracking`) is told after each
+    /// ``update(_:)`` or ``reload()``, once the value is saved; never for an update that threw.
+    public nonisolated var current: Value {
+        registrar.access(self, keyPath: \.current)
+        return latest.value
     }
 
     /// New values, one per ``update(_:)`` or ``reload()`` that produced one.
@@ -126,7 +142,7 @@ public actor Persisted<Value: Codable & Sendable> {
         }
         value = newValue
         identity = newIdentity
-        broadcaster.send(newValue)
+        publish(newValue)
         return result
     }
 
@@ -138,7 +154,15 @@ public actor Persisted<Value: Codable & Sendable> {
         }
         value = loaded.value
         identity = loaded.identity
-        broadcaster.send(loaded.value)
+        publish(loaded.value)
+    }
+
+    /// Tells Observation readers and change streams about a value that is now on disk.
+    private func publish(_ newValue: Value) {
+        registrar.willSet(self, keyPath: \.current)
+        latest.value = newValue
+        registrar.didSet(self, keyPath: \.current)
+        broadcaster.send(newValue)
     }
 
     /// Loads the value from disk; call while holding the file's lock.
