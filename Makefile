@@ -10,13 +10,13 @@ BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench
 DOCS_DIR     := .build/docs
 
 .DEFAULT_GOAL := help
-.PHONY: help test build test-root test-packages test-tsan check-manifests lint format bench bench-smoke docs demo clean \
+.PHONY: help test build test-root test-packages test-tsan check-manifests check-self-contained lint format bench bench-smoke docs demo clean \
 	fuzz-serialization test-templates
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
 
-test: check-manifests lint build test-root test-packages test-tsan ## The one test command: manifests, lint, strict build, every test suite, TSan
+test: check-manifests check-self-contained lint build test-root test-packages test-tsan ## The one test command: manifests, lint, strict build, every test suite, TSan
 	@echo "make test: all checks passed"
 
 build: ## Build every target and test of the root package with warnings as errors
@@ -43,6 +43,9 @@ test-tsan: ## Run the concurrency-heavy packages' tests under ThreadSanitizer; a
 
 check-manifests: ## Fail when the root manifest and a nested one disagree
 	python3 Tools/Scripts/check-manifests.py
+
+check-self-contained: ## Fail when anything in the repository reads or links a path outside it
+	python3 Tools/Scripts/check-self-contained.py
 
 lint: ## swift format lint --strict over all sources
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)

@@ -9,10 +9,10 @@ struct GenerateModelsTests {
     ]
 
     static var models: URL {
-        BoilerProcess.kitRoot.deletingLastPathComponent().appendingPathComponent("shared/data/models")
+        BoilerProcess.kitRoot.appendingPathComponent("Tests/Fixtures/models")
     }
 
-    @Test("every shared model design generates; a second run changes nothing; human files survive", arguments: designs)
+    @Test("every fixture model design generates; a second run changes nothing; human files survive", arguments: designs)
     func generate(design: String) throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }

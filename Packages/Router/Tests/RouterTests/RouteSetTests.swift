@@ -3,7 +3,7 @@ import Testing
 
 @testable import Router
 
-/// The go-http-routing-benchmark route sets in `<repo>/../shared/data/routes`.
+/// The go-http-routing-benchmark route sets in `<repo>/Tests/Fixtures/routes`.
 enum RouteSets {
     static let names = ["github", "static", "parse", "gplus"]
 
@@ -11,7 +11,7 @@ enum RouteSets {
         URL(fileURLWithPath: #filePath)  // …/Packages/Router/Tests/RouterTests/RouteSetTests.swift
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/data/routes")
+            .appendingPathComponent("Tests/Fixtures/routes")
     }
 
     /// The distinct paths of a set (methods dropped: one route per path).

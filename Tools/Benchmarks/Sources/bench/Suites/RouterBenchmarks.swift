@@ -96,7 +96,7 @@ private final class Sink: @unchecked Sendable {
     var value = 0
 }
 
-/// A route set from `<repo>/../shared/data/routes`, one route per distinct path (GET where
+/// A route set from `<repo>/Tests/Fixtures/routes`, one route per distinct path (GET where
 /// methods clash), with a concrete path per route.
 private struct RouteSet {
     let patterns: [String]
@@ -107,7 +107,7 @@ private struct RouteSet {
         let directory = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/data/routes")
+            .appendingPathComponent("Tests/Fixtures/routes")
         let text = try String(contentsOf: directory.appendingPathComponent("\(file).txt"), encoding: .utf8)
         var seen: Set<String> = []
         var patterns: [String] = []
