@@ -20,8 +20,11 @@ extension CommandTester {
         try check(change, named: name, site: site, expected)
     }
 
-    /// Checks that `change` was made by `name` (when given) and that `expected` turns its old
-    /// model into its new one.
+    /// Checks that `change` was made by `name` (when given) and that `expected` holds for it.
+    ///
+    /// Exhaustive: `expected` turns the old model into exactly the new one. Non-exhaustive:
+    /// applying `expected` to the new model leaves it unchanged, so every value the test sets
+    /// is the actual one and nothing else is looked at.
     func check(
         _ change: ModelChange<Model>, named name: String?, site: CallSite, _ expected: (inout Model) throws -> Void
     )
@@ -30,22 +33,50 @@ extension CommandTester {
         if let name, change.kind == .command, change.name != name {
             reporter.report("Expected a change by \(name), but the next change was made by \(change.name).", site)
         }
-        var wanted = change.old
-        try expected(&wanted)
-        if wanted != change.new {
-            reporter.report(
-                "\(change.name) changed the model differently than expected (− expected, + actual):\n"
-                    + ModelDiff.describe(expected: wanted, actual: change.new), site)
+        switch exhaustivity {
+        case .on:
+            var wanted = change.old
+            try expected(&wanted)
+            if wanted != change.new {
+                reporter.report(
+                    "\(change.name) changed the model differently than expected (− expected, + actual):\n"
+                        + ModelDiff.describe(expected: wanted, actual: change.new), site)
+            }
+        case .off:
+            var wanted = change.new
+            try expected(&wanted)
+            if wanted != change.new {
+                reporter.report(
+                    "\(change.name) left values the test names different from what it expected "
+                        + "(− expected, + actual; only the named values are checked):\n"
+                        + ModelDiff.describe(expected: wanted, actual: change.new), site)
+            }
         }
     }
 
-    /// Reports (and forgets) changes nobody asserted.
-    func checkNothingPending(before next: String?, site: CallSite) {
-        let unasserted = state.withLock { state in
-            defer { state.unasserted.removeAll() }
-            return state.unasserted
+    /// The next change `receive` may assert: the oldest one, or, non-exhaustively, the oldest
+    /// one by `name` (the changes before it are dropped unasserted).
+    func nextReceivable(named name: String, in state: inout State) -> ModelChange<Model>? {
+        switch state.exhaustivity {
+        case .on:
+            return state.unasserted.isEmpty ? nil : state.unasserted.removeFirst()
+        case .off:
+            guard let index = state.unasserted.firstIndex(where: { $0.kind == .command && $0.name == name }) else {
+                return nil
+            }
+            let change = state.unasserted[index]
+            state.unasserted.removeFirst(index + 1)
+            return change
         }
-        guard !unasserted.isEmpty else { return }
+    }
+
+    /// Reports (and forgets) changes nobody asserted; non-exhaustively, only forgets them.
+    func checkNothingPending(before next: String?, site: CallSite) {
+        let (unasserted, exhaustivity) = state.withLock { state in
+            defer { state.unasserted.removeAll() }
+            return (state.unasserted, state.exhaustivity)
+        }
+        guard !unasserted.isEmpty, exhaustivity == .on else { return }
         reporter.report(Self.pendingMessage(unasserted, before: next), site)
     }
 
