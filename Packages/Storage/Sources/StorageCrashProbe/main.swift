@@ -3,6 +3,8 @@
 //   StorageCrashProbe save-loop <folder> <key>        save ever-larger counters until killed
 //   StorageCrashProbe increment <folder> <key> <n>    n Persisted updates of a shared counter
 //   StorageCrashProbe fill <folder> <key> <bytes>     save under a file-size limit of <bytes>
+//   StorageCrashProbe lock-combos <folder> <key>      nest every locking API in every other on a
+//                                                     corrupt file; prints "finished" (or hangs)
 import Foundation
 import Storage
 
@@ -77,9 +79,47 @@ do {
         } catch {
             print("error \(error.code)")
         }
+    case "lock-combos":
+        try await lockCombos(store: store, key: key)
+        print("finished")
     default:
         fail("unknown mode \(arguments[1])")
     }
 } catch {
     fail("error: \(error)")
+}
+
+/// Every nesting of the locking APIs on one key whose file is corrupt: each inner call loads
+/// (and so quarantines) while the outer one holds the key's lock. Before the lock was re-entrant
+/// the first of these blocked forever on the process's own `flock`.
+func lockCombos(store: FileStore, key: String) async throws {
+    let corrupt = Data("{ not json".utf8)
+    func expectCorrupt(_ body: () throws -> Void) throws {
+        do {
+            try body()
+            fail("a corrupt file loaded")
+        } catch StorageError.corrupt(_, let moved?, _) {
+            // Put it back aside for the next combination: quarantine must have moved it.
+            try FileManager.default.removeItem(at: moved)
+        }
+    }
+    try store.save(data: corrupt, as: key)
+    try expectCorrupt { try store.withLock(key) { _ = try store.load(ProbeCounter.self, from: key) } }
+    try store.save(data: corrupt, as: key)
+    try expectCorrupt {
+        try store.withLock(key) { try store.withLock(key) { _ = try store.load(ProbeCounter.self, from: key) } }
+    }
+    try store.save(ProbeCounter(), as: key)
+    let counter = try await Persisted<ProbeCounter>(file: key, in: store, defaults: ProbeCounter())
+    try await counter.update { value in
+        try store.withLock(key) { value.count += 1 }
+        value.count += try store.load(ProbeCounter.self, from: key).count
+    }
+    try store.save(data: corrupt, as: key)
+    do {
+        try await counter.update { $0.count += 1 }
+        fail("an update merged over a corrupt file")
+    } catch StorageError.corrupt(_, let moved?, _) {
+        try FileManager.default.removeItem(at: moved)
+    }
 }

@@ -126,6 +126,10 @@ public struct FileStore: Sendable {
 
     /// Runs `body` holding the cross-process lock of `key`: other processes' ``Persisted``
     /// updates and `withLock` calls on the same key wait until it returns.
+    ///
+    /// The lock is re-entrant on the calling thread: `body` may load the key (a corrupt file's
+    /// quarantine takes the same lock), call `withLock` on it again, or run inside a
+    /// ``Persisted`` update of the key, without waiting on itself.
     public func withLock<T>(_ key: String, _ body: () throws -> T) throws -> T {
         try FileLock.withLock(for: try url(for: key), body)
     }
