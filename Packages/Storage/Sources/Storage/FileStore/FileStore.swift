@@ -1,6 +1,14 @@
 import Foundation
 import Serialization
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Codable values in files under one folder, saved atomically.
 ///
 /// ```swift
@@ -76,18 +84,29 @@ public struct FileStore: Sendable {
     }
 
     /// Deletes the file stored under `key`; does nothing when there is none.
+    ///
+    /// Only that one file goes: a folder of the same name (`"notes"` when `"notes/a.json"` is
+    /// stored) is not a key's file, so it and the keys under it are left alone, just as
+    /// ``exists(_:)`` says no file is stored there. A symlinked key loses the link, not its target.
     /// - Throws: ``StorageError/invalidKey(_:reason:)``, or ``StorageError/unwritable(_:underlying:)``
     ///   when the file exists but cannot be deleted.
     public func remove(_ key: String) throws(StorageError) {
         let url = try url(for: key)
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch let error as CocoaError where error.code == .fileNoSuchFile {
-            return
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return }
-            throw .unwritable(url, underlying: error)
+        // unlink(2), unlike FileManager.removeItem, never deletes a folder, let alone its contents.
+        let result = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return unlink(path) == 0 ? 0 : errno
         }
+        switch result {
+        case 0, ENOENT, ENOTDIR: return
+        case EISDIR where Self.isFolder(url), EPERM where Self.isFolder(url): return  // Linux: EISDIR; Darwin: EPERM.
+        default: throw .unwritable(url, underlying: POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO))
+        }
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The keys stored under `prefix` (a folder key, or the whole store), sorted.
