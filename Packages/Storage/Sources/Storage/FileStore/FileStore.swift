@@ -70,8 +70,18 @@ public struct FileStore: Sendable {
         AtomicFile.removeAbandonedTemporaries(in: folder)
     }
 
+    /// The longest file name a key may end in, in bytes of UTF-8 (221).
+    ///
+    /// File systems allow 255 bytes per name; the store keeps 34 of them for the names of its
+    /// own files beside a key's (temporary, lock and quarantined files), so that every key it
+    /// accepts can be saved, locked and quarantined. Longer keys are refused up front with
+    /// ``StorageError/keyTooLong(_:limit:)``, as are keys whose whole path would exceed the
+    /// system's path limit.
+    public static var maximumKeyNameBytes: Int { StoreKey.maximumNameBytes }
+
     /// The file URL of `key`.
-    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a key that could leave the folder.
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a key that could leave the folder,
+    ///   ``StorageError/keyTooLong(_:limit:)`` for one too long to store.
     public func url(for key: String) throws(StorageError) -> URL {
         try StoreKey.url(of: key, in: folder)
     }
