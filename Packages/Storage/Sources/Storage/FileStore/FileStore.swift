@@ -25,6 +25,13 @@ import Serialization
 /// A file that does not decode is moved aside (``StorageError/corrupt(_:movedTo:underlying:)``)
 /// instead of being left for a later save of defaults to destroy; see <doc:NeverLoseUserData>.
 ///
+/// A save replaces a file's contents, not its other properties: the file keeps its permissions
+/// (mode), and a key that is a symlink is written through to the link's final target —
+/// atomically, by a temporary file in the target's folder — so the link stays a link (a
+/// dangling link's target is created; a loop fails with ``StorageError/unwritable(_:underlying:)``).
+/// Owner, extended attributes and ACLs are those of the new file. ``remove(_:)`` and a
+/// quarantine move the link itself and leave its target alone.
+///
 /// `FileStore` is a value: copies share the folder. Saves from any number of threads or
 /// processes never produce a torn file; use ``Persisted`` for read-modify-write updates that
 /// must not lose each other.
