@@ -3,6 +3,8 @@
 //   StorageCrashProbe save-loop <folder> <key>        save ever-larger counters until killed
 //   StorageCrashProbe increment <folder> <key> <n>    n Persisted updates of a shared counter
 //   StorageCrashProbe fill <folder> <key> <bytes>     save under a file-size limit of <bytes>
+//   StorageCrashProbe save-times <folder> <key> <none|file|fileAndFolder> <n>
+//                                                     n saves at that durability (traced by tests)
 //   StorageCrashProbe lock-combos <folder> <key>      nest every locking API in every other on a
 //                                                     corrupt file; prints "finished" (or hangs)
 import Foundation
@@ -79,6 +81,15 @@ do {
         } catch {
             print("error \(error.code)")
         }
+    case "save-times":
+        let levels: [String: Durability] = ["none": .none, "file": .file, "fileAndFolder": .fileAndFolder]
+        guard arguments.count > 5, let durability = levels[arguments[4]], let times = Int(arguments[5]) else {
+            fail("usage: StorageCrashProbe save-times <folder> <key> <none|file|fileAndFolder> <n>")
+        }
+        var durable = store
+        durable.durability = durability
+        for counter in 1...times { try durable.save(ProbeValue(counter: counter), as: key) }
+        print("saved \(times)")
     case "lock-combos":
         try await lockCombos(store: store, key: key)
         print("finished")

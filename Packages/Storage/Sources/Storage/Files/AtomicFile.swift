@@ -22,7 +22,7 @@ enum AtomicFile {
     /// Writes `data` to `url` atomically.
     ///
     /// - Parameters:
-    ///   - durability: Whether to `fsync` the file and the folder.
+    ///   - durability: Whether to flush the file before the rename, and the folder after it.
     ///   - attributes: Backup exclusion and file protection to give the new file.
     /// - Throws: ``StorageError/unwritable(_:underlying:)`` when any step fails; the temporary
     ///   file is removed and the original is untouched.
@@ -123,7 +123,7 @@ enum AtomicFile {
                 }
             }
         }
-        if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
+        if failure == 0, sync, flush(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure != 0 { throw POSIXError(code(failure)) }
     }
@@ -146,7 +146,20 @@ enum AtomicFile {
         }
         if descriptor < 0 { throw POSIXError(code(errno)) }
         defer { close(descriptor) }
-        if fsync(descriptor) != 0 { throw POSIXError(code(errno)) }
+        if flush(descriptor) != 0 { throw POSIXError(code(errno)) }
+    }
+
+    /// Flushes a file or folder to stable storage: 0, or -1 with `errno` set.
+    ///
+    /// On Apple platforms `fsync` only hands the data to the drive, whose cache may still lose
+    /// it on power loss; `F_FULLFSYNC` asks the drive to write its cache out, which is what
+    /// `fsync` means on Linux. So ``Durability`` means the same everywhere. File systems that do
+    /// not support `F_FULLFSYNC` (some network and FAT volumes) get `fsync`, as SQLite does.
+    static func flush(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor)
     }
 
     static func unlink(path url: URL) {
@@ -162,13 +175,17 @@ enum AtomicFile {
 }
 
 /// How hard a save works to survive a crash of the machine, not just of the app.
+///
+/// "Flush" means `fsync` on Linux and `fcntl(F_FULLFSYNC)` on Apple platforms (where plain
+/// `fsync` leaves the data in the drive's cache), so each level promises the same everywhere.
 public enum Durability: Sendable, Hashable {
-    /// Atomic rename only: survives the app crashing or being killed, and is what
-    /// `Data.write(options: .atomic)` does; a power cut may lose the latest save.
+    /// Atomic rename only: survives the app crashing or being killed; a power cut may lose the
+    /// latest save, or on some file systems leave an empty file.
     case none
-    /// `fsync` the new file before the rename (the default): a power cut leaves the old or the
-    /// new contents, never an empty or partial file.
+    /// Flush the new file before the rename (the default): a power cut leaves the old or the
+    /// new contents, never an empty or partial file; the latest save may still be lost.
     case file
-    /// Also `fsync` the folder after the rename, so the new name itself is on disk.
+    /// Also flush the folder after the rename, so the new name itself is on disk: once the save
+    /// returns, a power cut keeps it.
     case fileAndFolder
 }
