@@ -1,6 +1,7 @@
 // A child process for Storage's crash and cross-process tests. Not part of the library.
 //
-//   StorageCrashProbe save-loop <folder> <key>        save ever-larger counters until killed
+//   StorageCrashProbe save-loop <folder> <key> [progress]  save ever-larger counters until
+//                                                     killed, recording each save's start and end
 //   StorageCrashProbe increment <folder> <key> <n>    n Persisted updates of a shared counter
 //   StorageCrashProbe fill <folder> <key> <bytes>     save under a file-size limit of <bytes>
 //   StorageCrashProbe save-times <folder> <key> <none|file|fileAndFolder> <n>
@@ -50,10 +51,23 @@ do {
     switch arguments[1] {
     case "save-loop":
         var counter = (try? store.load(ProbeValue.self, from: key))?.counter ?? 0
+        // Where a kill lands: before each save the probe writes the counter it starts at offset 0
+        // of the progress file, after it the counter it finished at offset 8. A `pwrite` that
+        // returned is in the kernel's page cache, so SIGKILL cannot undo it.
+        let progress = arguments.count > 4 ? open(arguments[4], O_WRONLY | O_CREAT | O_TRUNC, 0o644) : -1
+        func record(_ value: Int, at offset: off_t) {
+            guard progress >= 0 else { return }
+            var number = Int64(value).littleEndian
+            _ = withUnsafeBytes(of: &number) { pwrite(progress, $0.baseAddress, 8, offset) }
+        }
+        record(counter, at: 0)
+        record(counter, at: 8)
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         while true {
             counter += 1
+            record(counter, at: 0)
             try store.save(ProbeValue(counter: counter), as: key)
+            record(counter, at: 8)
         }
     case "increment":
         let times = Int(arguments.count > 4 ? arguments[4] : "") ?? 100
