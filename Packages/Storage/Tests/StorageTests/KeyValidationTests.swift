@@ -6,7 +6,8 @@ import Testing
 struct KeyValidationTests {
     static let badKeys = [
         "", "/etc/passwd", "~/x.json", "../escape.json", "a/../../escape.json", "a/./b.json", "a//b.json",
-        "a/", "nul\0.json", ".~settings.json.lock", "back\\slash.json", String(repeating: "x", count: 300),
+        "a/", "nul\0.json", ".~settings.json.lock", "back\\slash.json",
+        "a/" + String(repeating: "x", count: 300) + "/b.json",
     ]
 
     @Test("that could leave the folder or are malformed are rejected before anything is touched", arguments: badKeys)

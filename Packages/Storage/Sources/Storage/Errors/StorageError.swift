@@ -8,6 +8,11 @@ import Foundation
 public enum StorageError: AppError {
     /// A key was empty, absolute, contained `..`, a NUL byte or an empty component.
     case invalidKey(String, reason: String)
+    /// A key is too long to be stored: its file name is longer than `limit` bytes (255, the
+    /// file-system limit, minus room for the store's temporary, lock and quarantine names), or,
+    /// when the name fits, the whole key is longer than `limit` bytes, the room the system's
+    /// path limit leaves inside the store's folder.
+    case keyTooLong(String, limit: Int)
     /// A folder could not be found or created.
     case folderUnavailable(URL, underlying: (any Error)?)
     /// Nothing is stored under the key.
@@ -42,6 +47,11 @@ public enum StorageError: AppError {
         switch self {
         case .invalidKey(let key, let reason):
             "The storage key \(Self.quoted(key)) is invalid: \(reason)."
+        case .keyTooLong(let key, let limit):
+            "The storage key \(Self.quoted(key)) is too long: "
+                + (key.split(separator: "/").last.map { $0.utf8.count > limit } ?? false
+                    ? "its file name is longer than \(limit) bytes, the most a key's file name may have."
+                    : "it is longer than \(limit) bytes, the most a key may have in this store's folder.")
         case .folderUnavailable(let url, let underlying):
             "The folder \(url.path) is not available"
                 + (underlying.map { ": \(Self.describe($0))" } ?? ".")

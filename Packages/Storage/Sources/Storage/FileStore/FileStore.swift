@@ -1,6 +1,14 @@
 import Foundation
 import Serialization
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Codable values in files under one folder, saved atomically.
 ///
 /// ```swift
@@ -16,6 +24,13 @@ import Serialization
 ///
 /// A file that does not decode is moved aside (``StorageError/corrupt(_:movedTo:underlying:)``)
 /// instead of being left for a later save of defaults to destroy; see <doc:NeverLoseUserData>.
+///
+/// A save replaces a file's contents, not its other properties: the file keeps its permissions
+/// (mode), and a key that is a symlink is written through to the link's final target —
+/// atomically, by a temporary file in the target's folder — so the link stays a link (a
+/// dangling link's target is created; a loop fails with ``StorageError/unwritable(_:underlying:)``).
+/// Owner, extended attributes and ACLs are those of the new file. ``remove(_:)`` and a
+/// quarantine move the link itself and leave its target alone.
 ///
 /// `FileStore` is a value: copies share the folder. Saves from any number of threads or
 /// processes never produce a torn file; use ``Persisted`` for read-modify-write updates that
@@ -62,8 +77,18 @@ public struct FileStore: Sendable {
         AtomicFile.removeAbandonedTemporaries(in: folder)
     }
 
+    /// The longest file name a key may end in, in bytes of UTF-8 (221).
+    ///
+    /// File systems allow 255 bytes per name; the store keeps 34 of them for the names of its
+    /// own files beside a key's (temporary, lock and quarantined files), so that every key it
+    /// accepts can be saved, locked and quarantined. Longer keys are refused up front with
+    /// ``StorageError/keyTooLong(_:limit:)``, as are keys whose whole path would exceed the
+    /// system's path limit.
+    public static var maximumKeyNameBytes: Int { StoreKey.maximumNameBytes }
+
     /// The file URL of `key`.
-    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a key that could leave the folder.
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a key that could leave the folder,
+    ///   ``StorageError/keyTooLong(_:limit:)`` for one too long to store.
     public func url(for key: String) throws(StorageError) -> URL {
         try StoreKey.url(of: key, in: folder)
     }
@@ -76,18 +101,29 @@ public struct FileStore: Sendable {
     }
 
     /// Deletes the file stored under `key`; does nothing when there is none.
+    ///
+    /// Only that one file goes: a folder of the same name (`"notes"` when `"notes/a.json"` is
+    /// stored) is not a key's file, so it and the keys under it are left alone, just as
+    /// ``exists(_:)`` says no file is stored there. A symlinked key loses the link, not its target.
     /// - Throws: ``StorageError/invalidKey(_:reason:)``, or ``StorageError/unwritable(_:underlying:)``
     ///   when the file exists but cannot be deleted.
     public func remove(_ key: String) throws(StorageError) {
         let url = try url(for: key)
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch let error as CocoaError where error.code == .fileNoSuchFile {
-            return
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return }
-            throw .unwritable(url, underlying: error)
+        // unlink(2), unlike FileManager.removeItem, never deletes a folder, let alone its contents.
+        let result = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return unlink(path) == 0 ? 0 : errno
         }
+        switch result {
+        case 0, ENOENT, ENOTDIR: return
+        case EISDIR where Self.isFolder(url), EPERM where Self.isFolder(url): return  // Linux: EISDIR; Darwin: EPERM.
+        default: throw .unwritable(url, underlying: POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO))
+        }
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The keys stored under `prefix` (a folder key, or the whole store), sorted.
@@ -126,6 +162,10 @@ public struct FileStore: Sendable {
 
     /// Runs `body` holding the cross-process lock of `key`: other processes' ``Persisted``
     /// updates and `withLock` calls on the same key wait until it returns.
+    ///
+    /// The lock is re-entrant on the calling thread: `body` may load the key (a corrupt file's
+    /// quarantine takes the same lock), call `withLock` on it again, or run inside a
+    /// ``Persisted`` update of the key, without waiting on itself.
     public func withLock<T>(_ key: String, _ body: () throws -> T) throws -> T {
         try FileLock.withLock(for: try url(for: key), body)
     }

@@ -22,25 +22,61 @@ enum AtomicFile {
     /// Writes `data` to `url` atomically.
     ///
     /// - Parameters:
-    ///   - durability: Whether to `fsync` the file and the folder.
+    ///   - durability: Whether to flush the file before the rename, and the folder after it.
     ///   - attributes: Backup exclusion and file protection to give the new file.
     /// - Throws: ``StorageError/unwritable(_:underlying:)`` when any step fails; the temporary
     ///   file is removed and the original is untouched.
     static func write(
         _ data: Data, to url: URL, durability: Durability, attributes: FileAttributes = .init()
     ) throws(StorageError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(
-            ".~\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        var temporary: URL?
         do {
-            try writeFile(data, to: temporary, sync: durability != .none)
-            try attributes.apply(to: temporary)
-            try rename(temporary, to: url)
+            let (destination, mode) = try resolve(url)
+            let folder = destination.deletingLastPathComponent()
+            let name = folder.appendingPathComponent(
+                ".~\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            temporary = name
+            try writeFile(data, to: name, mode: mode, sync: durability != .none)
+            try attributes.apply(to: name)
+            try rename(name, to: destination)
             if durability == .fileAndFolder { try syncFolder(folder) }
         } catch {
-            unlink(path: temporary)
+            if let temporary { unlink(path: temporary) }
             throw .unwritable(url, underlying: error)
         }
+    }
+
+    /// Where a save of `url` lands, and the permissions of the file it replaces.
+    ///
+    /// A symlink is followed to its final target (through at most 32 links; more is `ELOOP`), so
+    /// the save replaces the target atomically in the target's folder and the link stays a
+    /// link — as editors and `echo >` treat links; a dangling link's target is created. The mode
+    /// is nil when there is no file yet. One `lstat` when the key is a plain file or missing.
+    static func resolve(_ url: URL) throws(POSIXError) -> (url: URL, mode: mode_t?) {
+        var current = url
+        for _ in 0..<32 {
+            var info = stat()
+            let result = current.withUnsafeFileSystemRepresentation { path -> Int32 in
+                guard let path else { return -1 }
+                return lstat(path, &info)
+            }
+            if result != 0 {
+                if errno == ENOENT { return (current, nil) }
+                throw POSIXError(code(errno))
+            }
+            if info.st_mode & S_IFMT != S_IFLNK { return (current, info.st_mode & 0o7777) }
+            let target: String
+            do {
+                target = try FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+            } catch {
+                throw POSIXError(.EIO)
+            }
+            current =
+                target.hasPrefix("/")
+                ? URL(fileURLWithPath: target)
+                : current.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
+        }
+        throw POSIXError(.ELOOP)
     }
 
     /// Deletes temporary files left in `folder` (recursively) by processes that no longer run.
@@ -62,28 +98,32 @@ enum AtomicFile {
         }
     }
 
-    private static func writeFile(_ data: Data, to url: URL, sync: Bool) throws(POSIXError) {
+    private static func writeFile(_ data: Data, to url: URL, mode: mode_t?, sync: Bool) throws(POSIXError) {
         let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
             return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         if descriptor < 0 { throw POSIXError(code(errno)) }
         var failure: Int32 = 0
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            guard var pointer = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = Foundation.write(descriptor, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+        // The file being replaced keeps its permissions (the umask only shapes new files).
+        if let mode, fchmod(descriptor, mode) != 0 { failure = errno }
+        if failure == 0 {
+            data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                guard var pointer = buffer.baseAddress else { return }
+                var remaining = buffer.count
+                while remaining > 0 {
+                    let written = Foundation.write(descriptor, pointer, remaining)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    remaining -= written
+                    pointer += written
                 }
-                remaining -= written
-                pointer += written
             }
         }
-        if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
+        if failure == 0, sync, flush(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure != 0 { throw POSIXError(code(failure)) }
     }
@@ -106,7 +146,20 @@ enum AtomicFile {
         }
         if descriptor < 0 { throw POSIXError(code(errno)) }
         defer { close(descriptor) }
-        if fsync(descriptor) != 0 { throw POSIXError(code(errno)) }
+        if flush(descriptor) != 0 { throw POSIXError(code(errno)) }
+    }
+
+    /// Flushes a file or folder to stable storage: 0, or -1 with `errno` set.
+    ///
+    /// On Apple platforms `fsync` only hands the data to the drive, whose cache may still lose
+    /// it on power loss; `F_FULLFSYNC` asks the drive to write its cache out, which is what
+    /// `fsync` means on Linux. So ``Durability`` means the same everywhere. File systems that do
+    /// not support `F_FULLFSYNC` (some network and FAT volumes) get `fsync`, as SQLite does.
+    static func flush(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor)
     }
 
     static func unlink(path url: URL) {
@@ -122,13 +175,17 @@ enum AtomicFile {
 }
 
 /// How hard a save works to survive a crash of the machine, not just of the app.
+///
+/// "Flush" means `fsync` on Linux and `fcntl(F_FULLFSYNC)` on Apple platforms (where plain
+/// `fsync` leaves the data in the drive's cache), so each level promises the same everywhere.
 public enum Durability: Sendable, Hashable {
-    /// Atomic rename only: survives the app crashing or being killed, and is what
-    /// `Data.write(options: .atomic)` does; a power cut may lose the latest save.
+    /// Atomic rename only: survives the app crashing or being killed; a power cut may lose the
+    /// latest save, or on some file systems leave an empty file.
     case none
-    /// `fsync` the new file before the rename (the default): a power cut leaves the old or the
-    /// new contents, never an empty or partial file.
+    /// Flush the new file before the rename (the default): a power cut leaves the old or the
+    /// new contents, never an empty or partial file; the latest save may still be lost.
     case file
-    /// Also `fsync` the folder after the rename, so the new name itself is on disk.
+    /// Also flush the folder after the rename, so the new name itself is on disk: once the save
+    /// returns, a power cut keeps it.
     case fileAndFolder
 }

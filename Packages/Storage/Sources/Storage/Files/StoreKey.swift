@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Checks keys and turns them into file URLs that cannot leave a store's folder.
 enum StoreKey {
     /// The components of a valid relative key such as `"notes/2024/a.json"`.
@@ -29,10 +37,31 @@ enum StoreKey {
         return parts
     }
 
+    /// Bytes the store adds to a key's file name for its own files beside it: the temporary
+    /// file (`.~<name>.<pid>.<random>.tmp`, at most 28), the lock (`.~<name>.lock`, 7) and a
+    /// quarantined file the app chose to keep (`<name>.corrupt-<timestamp>.kept`, 34).
+    static let reservedNameBytes = 34
+
+    /// The longest file name (last component) a key may have: `NAME_MAX` (255 bytes) minus
+    /// ``reservedNameBytes``, so that every file the store derives from it can be created.
+    static let maximumNameBytes = 255 - reservedNameBytes
+
+    /// The longest path the system accepts, terminating NUL included.
+    static let maximumPathBytes = Int(PATH_MAX)
+
     /// The URL of `key` inside `folder`, after validation.
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)``, or ``StorageError/keyTooLong(_:limit:)``
+    ///   when the key's file name, or the path of a file derived from it, would be too long.
     static func url(of key: String, in folder: URL) throws(StorageError) -> URL {
         var url = folder
         let parts = try components(of: key)
+        if let name = parts.last, name.utf8.count > maximumNameBytes {
+            throw .keyTooLong(key, limit: maximumNameBytes)
+        }
+        // The folder's path, "/", the key and the longest derived suffix must fit, with the NUL.
+        let pathLimit = maximumPathBytes - 1 - folder.path.utf8.count - 1 - reservedNameBytes
+        if key.utf8.count > pathLimit { throw .keyTooLong(key, limit: max(0, pathLimit)) }
         for (index, part) in parts.enumerated() {
             url.appendPathComponent(String(part), isDirectory: index < parts.count - 1)
         }
