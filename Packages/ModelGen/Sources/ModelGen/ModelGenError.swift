@@ -25,7 +25,9 @@ public enum ModelGenError: AppError, Equatable {
     case invalidParent(file: String, entity: String, parent: String)
     /// A relationship's inverse is missing or does not point back.
     case inverseMismatch(file: String, entity: String, relationship: String, inverse: String)
-    /// A name cannot become a Swift identifier.
+    /// A name cannot become a Swift identifier: nothing usable is left after the mapping, it
+    /// holds a line break, control or format character, it is longer than 200 UTF-8 bytes, or
+    /// it would take a name the generated code needs (`init`, `CodingKeys`, `String`…).
     case invalidName(file: String, entity: String, property: String?, name: String)
     /// Relationships that must be embedded as values form a loop that no struct can hold.
     case valueCycle(file: String, entity: String, relationship: String)
@@ -76,10 +78,13 @@ public enum ModelGenError: AppError, Equatable {
         case .inverseMismatch(let file, let entity, let relationship, let inverse):
             "In '\(file)', relationship '\(entity).\(relationship)' names the inverse '\(inverse)', which does not point back."
         case .invalidName(let file, let entity, let property, let name):
+            // Shown escaped: the name may hold the line breaks and control characters it was refused for.
             if let property {
-                "In '\(file)', property '\(entity).\(property)': '\(name)' cannot become a Swift identifier."
+                "In '\(file)', property '\(SwiftNames.commentText(entity)).\(SwiftNames.commentText(property))': "
+                    + "'\(SwiftNames.commentText(name))' cannot become a Swift identifier."
             } else {
-                "In '\(file)', entity '\(entity)': '\(name)' cannot become a Swift identifier."
+                "In '\(file)', entity '\(SwiftNames.commentText(entity))': '\(SwiftNames.commentText(name))' "
+                    + "cannot become a Swift identifier."
             }
         case .valueCycle(let file, let entity, let relationship):
             "In '\(file)', relationship '\(entity).\(relationship)' is embedded as a value but leads back to '\(entity)'; "

@@ -67,8 +67,13 @@ public struct GenerationOptions: Sendable, Hashable {
             throw ModelGenError.invalidOption(
                 option: "access level '\(accessLevel)'", reason: "expected public, package, internal or empty")
         }
-        for name in imports + conformances where SwiftNames.identifier(for: name, upper: false) == nil {
-            throw ModelGenError.invalidOption(option: name, reason: "not a module or protocol name")
+        for name in imports where !SwiftNames.isQualifiedName(name) {
+            throw ModelGenError.invalidOption(
+                option: "--import \(SwiftNames.commentText(name))", reason: "not a module name")
+        }
+        for name in conformances where !SwiftNames.isQualifiedName(name) {
+            throw ModelGenError.invalidOption(
+                option: "--conformance \(SwiftNames.commentText(name))", reason: "not a protocol name")
         }
         if let single = singleFileName,
             !GenerationManifest.isPlainFileName(single) || single == GenerationManifest.fileName
