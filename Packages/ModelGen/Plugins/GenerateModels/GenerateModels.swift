@@ -6,7 +6,8 @@ import PackagePlugin
 ///
 /// ```
 /// swift package --allow-writing-to-package-directory generate-models [--target T]…
-///     [--output Models] [--human-only] [--template-path DIR] [--template-var K=V]… [--prune] [--dry-run]
+///     [--output Models] [--human-only] [--template-path DIR] [--template-var K=V]… [--prune] [--force]
+///     [--dry-run]
 /// ```
 ///
 /// Files go to `<target>/<output>` (`Models` by default). With `--human-only` only missing human
@@ -23,6 +24,7 @@ struct GenerateModels: CommandPlugin {
         for path in extractor.extractOption(named: "template-path") { passed += ["--template-path", path] }
         for variable in extractor.extractOption(named: "template-var") { passed += ["--template-var", variable] }
         if extractor.extractFlag(named: "prune") > 0 { passed.append("--prune") }
+        if extractor.extractFlag(named: "force") > 0 { passed.append("--force") }
         if extractor.extractFlag(named: "dry-run") > 0 { passed.append("--dry-run") }
         if !extractor.remainingArguments.isEmpty {
             throw GenerateModelsError("unknown arguments: \(extractor.remainingArguments.joined(separator: " "))")

@@ -25,7 +25,9 @@ public enum ModelGenError: AppError, Equatable {
     case invalidParent(file: String, entity: String, parent: String)
     /// A relationship's inverse is missing or does not point back.
     case inverseMismatch(file: String, entity: String, relationship: String, inverse: String)
-    /// A name cannot become a Swift identifier.
+    /// A name cannot become a Swift identifier: nothing usable is left after the mapping, it
+    /// holds a line break, control or format character, it is longer than 200 UTF-8 bytes, or
+    /// it would take a name the generated code needs (`init`, `CodingKeys`, `String`…).
     case invalidName(file: String, entity: String, property: String?, name: String)
     /// Relationships that must be embedded as values form a loop that no struct can hold.
     case valueCycle(file: String, entity: String, relationship: String)
@@ -39,6 +41,18 @@ public enum ModelGenError: AppError, Equatable {
     case invalidOption(option: String, reason: String)
     /// A generated file could not be written or removed.
     case writeFailed(path: String, reason: String)
+    /// A machine file would replace a file ModelGen did not write (it is not in the folder's
+    /// `.modelgen-manifest.json`) and whose content differs; `force` overwrites it.
+    case unownedFile(path: String)
+    /// The folder's `.modelgen-manifest.json` cannot be trusted: unreadable, another format, or
+    /// naming something other than a plain file name. Nothing is written or removed.
+    case invalidManifest(path: String, reason: String)
+    /// Pruning found orphaned machine files whose bytes differ from what ModelGen wrote:
+    /// someone edited them, so they are kept unless `force` is set.
+    case editedOrphans(paths: [String])
+    /// A user-info value (or its YAML/JSON shorthand) cannot be used as what it stands for,
+    /// such as a `boiler.type` that is not a type or a `boiler.import` that is not a module name.
+    case invalidUserInfo(file: String, entity: String, property: String?, key: String, reason: String)
 
     /// What went wrong and where.
     public var message: String {
@@ -64,10 +78,13 @@ public enum ModelGenError: AppError, Equatable {
         case .inverseMismatch(let file, let entity, let relationship, let inverse):
             "In '\(file)', relationship '\(entity).\(relationship)' names the inverse '\(inverse)', which does not point back."
         case .invalidName(let file, let entity, let property, let name):
+            // Shown escaped: the name may hold the line breaks and control characters it was refused for.
             if let property {
-                "In '\(file)', property '\(entity).\(property)': '\(name)' cannot become a Swift identifier."
+                "In '\(file)', property '\(SwiftNames.commentText(entity)).\(SwiftNames.commentText(property))': "
+                    + "'\(SwiftNames.commentText(name))' cannot become a Swift identifier."
             } else {
-                "In '\(file)', entity '\(entity)': '\(name)' cannot become a Swift identifier."
+                "In '\(file)', entity '\(SwiftNames.commentText(entity))': '\(SwiftNames.commentText(name))' "
+                    + "cannot become a Swift identifier."
             }
         case .valueCycle(let file, let entity, let relationship):
             "In '\(file)', relationship '\(entity).\(relationship)' is embedded as a value but leads back to '\(entity)'; "
@@ -82,6 +99,21 @@ public enum ModelGenError: AppError, Equatable {
             "Invalid option '\(option)': \(reason)"
         case .writeFailed(let path, let reason):
             "Cannot write '\(path)': \(reason)"
+        case .unownedFile(let path):
+            "'\(path)' was not written by ModelGen (it is not in \(GenerationManifest.fileName)) and differs from "
+                + "the file it would write; nothing was written. Move it away, or pass --force to overwrite it."
+        case .invalidManifest(let path, let reason):
+            "Cannot trust the generation manifest '\(path)': \(reason). Nothing was written or removed; "
+                + "delete it to start a new record (files it listed are then no longer pruned)."
+        case .editedOrphans(let paths):
+            "These orphaned machine files were edited since ModelGen wrote them, so they were not removed: "
+                + paths.joined(separator: ", ") + ". Nothing was written; pass --force to remove them anyway."
+        case .invalidUserInfo(let file, let entity, let property, let key, let reason):
+            if let property {
+                "In '\(file)', property '\(entity).\(property)': the user-info key '\(key)' \(reason)."
+            } else {
+                "In '\(file)', entity '\(entity)': the user-info key '\(key)' \(reason)."
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ struct ToolArguments {
         usage: modelgen <design> --output <dir> [--human-output <dir>] [--template-path <dir>]
                         [--template-var key=value]... [--access public|package|internal]
                         [--import Module]... [--conformance Protocol]... [--single-file <name>]
-                        [--no-human] [--prune] [--dry-run] [--quiet]
+                        [--no-human] [--prune] [--force] [--dry-run] [--quiet]
         """
 
     struct UsageError: Error {
@@ -38,6 +38,7 @@ struct ToolArguments {
             case "--single-file": options.singleFileName = try value(for: argument)
             case "--no-human": options.createsHumanFiles = false
             case "--prune": options.prunesOrphans = true
+            case "--force": options.force = true
             case "--dry-run": options.isDryRun = true
             case "--quiet": quiet = true
             case "--help", "-h": throw UsageError(message: "")

@@ -88,7 +88,8 @@ struct GeneratorTests {
             from: design, into: output)
         #expect(pruned.pruned.map { URL(fileURLWithPath: $0).lastPathComponent } == ["_Gone.swift"])
         let remaining = try Set(FileManager.default.contentsOfDirectory(atPath: output.path))
-        #expect(remaining == ["_Keep.swift", "Keep.swift", "Gone.swift", "_Unrelated.swift"])
+        #expect(
+            remaining == ["_Keep.swift", "Keep.swift", "Gone.swift", "_Unrelated.swift", GenerationManifest.fileName])
     }
 
     @Test("a dry run reports changes and writes nothing")
@@ -147,7 +148,9 @@ struct GeneratorTests {
         #expect(report.written.map { URL(fileURLWithPath: $0).lastPathComponent } == ["Models.swift"])
         let text = try String(contentsOf: folder.appendingPathComponent("Models.swift"), encoding: .utf8)
         #expect(text.contains("public struct Company:") && text.contains("public enum Gender: String"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Models.swift"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == [GenerationManifest.fileName, "Models.swift"])
     }
 
     @Test("1 000 entities × 20 attributes × 3 relationships: a rerun writes 0 files")

@@ -147,7 +147,7 @@ struct ResolvingTests {
             EntityDesign(
                 name: "Level",
                 attributes: [
-                    AttributeDesign(name: "low", type: .string),
+                    AttributeDesign(name: "low", type: .string, userInfo: ["boiler.rawValue": "0"]),
                     AttributeDesign(name: "high", type: .string, userInfo: ["State.Value": "10"]),
                 ],
                 userInfo: ["State.Enum": "YES", "State.Type": "Int"]),

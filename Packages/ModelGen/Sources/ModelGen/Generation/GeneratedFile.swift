@@ -14,6 +14,9 @@ public struct GeneratedFile: Sendable, Hashable {
     public var entity: String
     /// Machine or human.
     public var kind: Kind
+    /// The design file it was rendered from (its name, such as `Model.xcdatamodeld`): the
+    /// generation manifest records it, so only files of the same design can become its orphans.
+    public var designFile: String = ""
     /// The file's text.
     public var contents: String
 }
@@ -28,10 +31,13 @@ public struct GenerationReport: Sendable, Hashable {
     public var createdHumanFiles: [String] = []
     /// Human files that already existed and were left untouched.
     public var keptHumanFiles: [String] = []
-    /// Machine files in the output folder whose entity is no longer in the design.
+    /// Machine files this design wrote earlier (as the folder's `.modelgen-manifest.json`
+    /// records) whose entity is no longer in the design.
     public var orphans: [String] = []
     /// Orphans removed because pruning was asked for.
     public var pruned: [String] = []
+    /// Whether the generation manifest (`.modelgen-manifest.json`) was written or changed.
+    public var manifestChanged = false
     /// What the design reader and resolver skipped or changed, in words.
     public var warnings: [String] = []
 

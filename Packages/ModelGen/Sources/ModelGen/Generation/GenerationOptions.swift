@@ -24,12 +24,16 @@ public struct GenerationOptions: Sendable, Hashable {
     public var prunesOrphans: Bool
     /// Whether to report what would change without writing anything.
     public var isDryRun: Bool
+    /// Whether to overwrite a file ModelGen did not write and to prune orphans that were edited
+    /// since it wrote them; without it, either is a ``ModelGenError`` and nothing is written.
+    public var force: Bool
 
     /// Creates options; the defaults generate public types and create missing human files.
     public init(
         accessLevel: String = "public", imports: [String] = [], conformances: [String] = [],
         templateDirectory: URL? = nil, templateVariables: [String: String] = [:], createsHumanFiles: Bool = true,
-        humanDirectory: URL? = nil, singleFileName: String? = nil, prunesOrphans: Bool = false, isDryRun: Bool = false
+        humanDirectory: URL? = nil, singleFileName: String? = nil, prunesOrphans: Bool = false, isDryRun: Bool = false,
+        force: Bool = false
     ) {
         self.accessLevel = accessLevel
         self.imports = imports
@@ -41,6 +45,7 @@ public struct GenerationOptions: Sendable, Hashable {
         self.singleFileName = singleFileName
         self.prunesOrphans = prunesOrphans
         self.isDryRun = isDryRun
+        self.force = force
     }
 
     /// Parses `key=value` template variables as given on a command line.
@@ -62,8 +67,19 @@ public struct GenerationOptions: Sendable, Hashable {
             throw ModelGenError.invalidOption(
                 option: "access level '\(accessLevel)'", reason: "expected public, package, internal or empty")
         }
-        for name in imports + conformances where SwiftNames.identifier(for: name, upper: false) == nil {
-            throw ModelGenError.invalidOption(option: name, reason: "not a module or protocol name")
+        for name in imports where !SwiftNames.isQualifiedName(name) {
+            throw ModelGenError.invalidOption(
+                option: "--import \(SwiftNames.commentText(name))", reason: "not a module name")
+        }
+        for name in conformances where !SwiftNames.isQualifiedName(name) {
+            throw ModelGenError.invalidOption(
+                option: "--conformance \(SwiftNames.commentText(name))", reason: "not a protocol name")
+        }
+        if let single = singleFileName,
+            !GenerationManifest.isPlainFileName(single) || single == GenerationManifest.fileName
+        {
+            throw ModelGenError.invalidOption(
+                option: "--single-file \(single)", reason: "expected a file name without a folder")
         }
     }
 }

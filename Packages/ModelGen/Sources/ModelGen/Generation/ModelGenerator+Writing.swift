@@ -3,73 +3,109 @@ import Foundation
 extension ModelGenerator {
     /// Writes rendered files: machine files when their content differs, human files only when
     /// missing; then finds (and, if asked, prunes) orphaned machine files.
+    ///
+    /// The folder's generation manifest, `.modelgen-manifest.json`, records every machine file
+    /// written and the design it came from. Ownership comes only from it:
+    ///
+    /// - a machine file replaces an existing file only when the manifest lists that file, or
+    ///   when the bytes are already the same; anything else is
+    ///   ``ModelGenError/unownedFile(path:)`` unless ``GenerationOptions/force`` is set;
+    /// - orphans are files the manifest lists for the same design whose entity is gone. Pruning
+    ///   removes one only while its bytes match what was written; edited ones are
+    ///   ``ModelGenError/editedOrphans(paths:)`` unless ``GenerationOptions/force`` is set.
+    ///
+    /// Every check happens before the first write, so an error writes and removes nothing.
     /// - Parameters:
     ///   - files: What ``render(_:designFile:)`` returned.
     ///   - output: The folder for machine files (and human files unless configured elsewhere).
     /// - Returns: What changed; in a dry run, what would change.
     public func write(_ files: [GeneratedFile], into output: URL) throws -> GenerationReport {
+        try write(files, into: output, designs: Set(files.map(\.designFile)))
+    }
+
+    /// ``write(_:into:)`` for the designs named: their recorded files are orphans when not in
+    /// `files`, even when `files` is empty because the design has no entities left.
+    func write(_ files: [GeneratedFile], into output: URL, designs: Set<String>) throws -> GenerationReport {
         var report = GenerationReport()
         let humanFolder = options.humanDirectory ?? output
-        if !options.isDryRun {
-            try createFolder(output)
-            if files.contains(where: { $0.kind == .human }) { try createFolder(humanFolder) }
-        }
+        let previous = try GenerationManifest.load(from: output)
+        var manifest = previous
+        var pending: [(URL, Data)] = []
+        var unowned: [String] = []
         for file in files {
             switch file.kind {
             case .machine:
                 let url = output.appendingPathComponent(file.name)
                 let data = Data(file.contents.utf8)
-                if (try? Data(contentsOf: url)) == data {
+                let existing = try? Data(contentsOf: url)
+                if existing == data {
                     report.unchanged.append(url.path)
                 } else {
-                    if !options.isDryRun { try save(data, to: url) }
+                    let exists = existing != nil || FileManager.default.fileExists(atPath: url.path)
+                    if exists && previous.files[file.name] == nil && !options.force { unowned.append(url.path) }
+                    pending.append((url, data))
                     report.written.append(url.path)
                 }
+                manifest.files[file.name] = .init(design: file.designFile, sha256: SHA256Digest.hex(bytes: data))
             case .human:
                 let url = humanFolder.appendingPathComponent(file.name)
-                if FileManager.default.fileExists(atPath: url.path) {
+                if FileManager.default.fileExists(atPath: url.path) || Self.isSymbolicLink(url) {
                     report.keptHumanFiles.append(url.path)
                 } else {
-                    if !options.isDryRun { try save(Data(file.contents.utf8), to: url) }
+                    pending.append((url, Data(file.contents.utf8)))
                     report.createdHumanFiles.append(url.path)
                 }
             }
         }
-        if options.singleFileName == nil {
-            let expected = Set(files.filter { $0.kind == .machine }.map(\.name))
-            report.orphans = Self.machineFiles(in: output).filter { !expected.contains($0) }.map {
-                output.appendingPathComponent($0).path
+        if let first = unowned.first { throw ModelGenError.unownedFile(path: first) }
+
+        let expected = Set(files.filter { $0.kind == .machine }.map(\.name))
+        var removals: [URL] = []
+        var edited: [String] = []
+        for (name, entry) in previous.files.sorted(by: { $0.key < $1.key })
+        where !expected.contains(name) && designs.contains(entry.design) {
+            let url = output.appendingPathComponent(name)
+            guard let data = try? Data(contentsOf: url) else {
+                // Gone already (or unreadable): nothing to prune, and nothing to remember.
+                if !FileManager.default.fileExists(atPath: url.path) { manifest.files[name] = nil }
+                continue
             }
-            if options.prunesOrphans {
-                for orphan in report.orphans {
-                    if !options.isDryRun {
-                        do {
-                            try FileManager.default.removeItem(atPath: orphan)
-                        } catch {
-                            throw ModelGenError.writeFailed(
-                                path: orphan, reason: (error as NSError).localizedDescription)
-                        }
-                    }
-                    report.pruned.append(orphan)
-                }
+            report.orphans.append(url.path)
+            guard options.prunesOrphans else { continue }
+            if SHA256Digest.hex(bytes: data) != entry.sha256 && !options.force {
+                edited.append(url.path)
+            } else {
+                removals.append(url)
+                report.pruned.append(url.path)
+                manifest.files[name] = nil
+            }
+        }
+        if !edited.isEmpty { throw ModelGenError.editedOrphans(paths: edited) }
+
+        report.manifestChanged =
+            manifest != previous
+            || !FileManager.default.fileExists(
+                atPath: output.appendingPathComponent(GenerationManifest.fileName).path)
+        guard !options.isDryRun else { return report }
+        try createFolder(output)
+        if !report.createdHumanFiles.isEmpty { try createFolder(humanFolder) }
+        // The manifest goes first: a run cut off half-way still owns whatever it wrote.
+        if report.manifestChanged {
+            try save(try manifest.encoded(), to: output.appendingPathComponent(GenerationManifest.fileName))
+        }
+        for (url, data) in pending { try save(data, to: url) }
+        for url in removals {
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw ModelGenError.writeFailed(path: url.path, reason: (error as NSError).localizedDescription)
             }
         }
         return report
     }
 
-    /// Names of the machine files in `folder`: `_Name.swift` files whose first line mentions
-    /// ModelGen. Anything else, human files included, is never treated as an orphan.
-    static func machineFiles(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasPrefix("_") && $0.hasSuffix(".swift") }.sorted().filter { name in
-            guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else {
-                return false
-            }
-            defer { try? handle.close() }
-            let head = handle.readData(ofLength: 512)
-            let firstLine = String(decoding: head, as: UTF8.self).split(separator: "\n").first ?? ""
-            return firstLine.contains("ModelGen")
-        }
+    private static func isSymbolicLink(_ url: URL) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
     }
 
     private func createFolder(_ url: URL) throws {

@@ -32,7 +32,7 @@ public struct ModelGenerator: Sendable {
     public func generate(from design: URL, into output: URL) throws -> GenerationReport {
         let model = try ModelDesign.read(from: design)
         let (files, warnings) = try renderFiles(model, designFile: design.lastPathComponent)
-        var report = try write(files, into: output)
+        var report = try write(files, into: output, designs: [design.lastPathComponent])
         report.warnings = warnings
         return report
     }
@@ -77,7 +77,9 @@ public struct ModelGenerator: Sendable {
             let combined = machine.map(\.contents).joined(separator: "\n")
             machine = [GeneratedFile(name: single, entity: "", kind: .machine, contents: combined)]
         }
-        return (machine + human, model.warnings)
+        var files = machine + human
+        for index in files.indices { files[index].designFile = designFile }
+        return (files, model.warnings)
     }
 
     /// Trailing spaces removed, runs of blank lines collapsed, exactly one final newline: so

@@ -69,10 +69,15 @@ enum SHA256Digest {
 
     /// The digest of `text`'s UTF-8 bytes as 64 lower-case hexadecimal digits.
     static func hex(_ text: String) -> String {
+        hex(bytes: Array(text.utf8))
+    }
+
+    /// The digest of `bytes` as 64 lower-case hexadecimal digits.
+    static func hex<Bytes: Collection>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef")
         var result = ""
         result.reserveCapacity(64)
-        for byte in digest(Array(text.utf8)) {
+        for byte in digest(bytes) {
             result.append(digits[Int(byte >> 4)])
             result.append(digits[Int(byte & 0x0f)])
         }

@@ -2,6 +2,10 @@
 ///
 /// Everything is plain dictionaries, arrays, strings and booleans so a Mustache template can
 /// reach every field by name; no logic is left to the template but choosing what to print.
+///
+/// Text from the design that templates print as prose (names, keys, file names, summaries)
+/// goes through ``SwiftNames/commentText(_:)``, so it cannot end a comment and become code;
+/// values meant for code (`keyLiteral`, `swiftName`, `type`…) are literals or checked names.
 struct RenderContext {
     let model: ResolvedModel
     let options: GenerationOptions
@@ -27,7 +31,8 @@ struct RenderContext {
         }
         let cases = entity.cases.enumerated().map { offset, enumCase -> [String: Any] in
             [
-                "key": enumCase.key, "keyLiteral": SwiftNames.literal(enumCase.key), "swiftName": enumCase.swiftName,
+                "key": SwiftNames.commentText(enumCase.key), "keyLiteral": SwiftNames.literal(enumCase.key),
+                "swiftName": enumCase.swiftName,
                 "rawValue": enumCase.rawValue ?? "", "hasRawValue": enumCase.rawValue != nil,
                 "associatedType": enumCase.associatedType ?? "", "hasAssociatedType": enumCase.associatedType != nil,
                 "isLast": offset == entity.cases.count - 1,
@@ -36,11 +41,12 @@ struct RenderContext {
         var rawType = ""
         if case .rawEnum(let type) = entity.kind { rawType = type }
         let entityContext: [String: Any] = [
-            "name": entity.name, "typeName": entity.typeName, "fileStem": entity.fileStem,
+            "name": SwiftNames.commentText(entity.name), "typeName": entity.typeName, "fileStem": entity.fileStem,
             "isStruct": entity.kind == .structure, "isEnum": entity.kind != .structure,
             "isRawEnum": !rawType.isEmpty, "rawType": rawType,
             "isAssociatedEnum": entity.kind == .associatedEnum,
-            "isAbstract": entity.isAbstract, "hasParent": entity.parent != nil, "parent": entity.parent ?? "",
+            "isAbstract": entity.isAbstract, "hasParent": entity.parent != nil,
+            "parent": SwiftNames.commentText(entity.parent ?? ""),
             "modelVersionHash": entity.modelVersionHash,
             "properties": properties, "hasProperties": !properties.isEmpty,
             "codedProperties": codedContexts, "hasCodedProperties": !coded.isEmpty,
@@ -50,7 +56,7 @@ struct RenderContext {
         ]
         return [
             "entity": entityContext,
-            "model": ["name": model.name, "file": designFileName],
+            "model": ["name": SwiftNames.commentText(model.name), "file": SwiftNames.commentText(designFileName)],
             "imports": imports.sorted().map { ["name": $0] },
             "access": accessPrefix,
             "accessLevel": options.accessLevel,
@@ -83,8 +89,10 @@ struct RenderContext {
         }
         if property.isTransient { summary += " Transient: not encoded." }
         if let inherited = property.inheritedFrom { summary += " Inherited from \(inherited)." }
+        summary = SwiftNames.commentText(summary)
         return [
-            "key": property.key, "keyLiteral": SwiftNames.literal(property.key), "swiftName": property.swiftName,
+            "key": SwiftNames.commentText(property.key), "keyLiteral": SwiftNames.literal(property.key),
+            "swiftName": property.swiftName,
             "type": property.type, "baseType": property.baseType, "isOptional": property.isOptional,
             "isImmutable": property.isImmutable, "keyword": property.isImmutable ? "let" : "var",
             "isTransient": property.isTransient, "hasDefault": property.defaultValue != nil,
@@ -92,8 +100,10 @@ struct RenderContext {
             "initDefault": initDefault ?? "", "decodeExpression": decodeExpression,
             "isAttribute": info == nil, "isRelationship": info != nil, "isToMany": info?.isToMany ?? false,
             "isOrdered": info?.isOrdered ?? false, "isReference": info?.isReference ?? false,
-            "destination": info?.destination ?? "", "inverse": info?.inverse ?? "",
-            "isInherited": property.inheritedFrom != nil, "inheritedFrom": property.inheritedFrom ?? "",
+            "destination": SwiftNames.commentText(info?.destination ?? ""),
+            "inverse": SwiftNames.commentText(info?.inverse ?? ""),
+            "isInherited": property.inheritedFrom != nil,
+            "inheritedFrom": SwiftNames.commentText(property.inheritedFrom ?? ""),
             "summary": summary, "isLast": isLast,
         ]
     }

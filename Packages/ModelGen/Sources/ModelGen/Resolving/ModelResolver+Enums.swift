@@ -2,7 +2,7 @@ extension ModelResolver {
     /// An entity marked as an enum: its attributes (and relationships) are the cases.
     ///
     /// With a raw type (`String` or `Int`) the cases carry raw values (`boiler.rawValue` or Spot's
-    /// `State.Value`, else the case name, or the position for `Int`); without one each case
+    /// `State.Value`, else the case name for `String`; `Int` cases must give one); without one each case
     /// carries the attribute's or relationship's type as an associated value.
     mutating func resolveEnum(
         _ entity: EntityDesign, into result: inout ResolvedEntity, imports: inout Set<String>
@@ -25,16 +25,23 @@ extension ModelResolver {
                     file: file, entity: entity.name, reason: "a \(type) enum cannot have relationships")
             }
             var rawValues: Set<String> = []
-            for (index, attribute) in members.flatMap(\.attributes).enumerated()
-            where !attribute.userInfo.isOn(.ignore) {
+            for attribute in members.flatMap(\.attributes) where !attribute.userInfo.isOn(.ignore) {
                 let swiftName = try checkName(attribute.name)
                 let given = attribute.userInfo[option: .rawValue]
                 let literal: String
                 if type == "Int" {
-                    guard let number = Int(given ?? String(index)) else {
+                    // A raw value taken from the case's position would silently change when a
+                    // case is inserted, and stored numbers would decode as a different case.
+                    guard let given else {
                         throw ModelGenError.invalidEnum(
                             file: file, entity: entity.name,
-                            reason: "case '\(attribute.name)' has the raw value '\(given ?? "")', which is not an Int")
+                            reason: "case '\(attribute.name)' has no raw value; every case of an Int enum needs "
+                                + "'boiler.rawValue' so that adding a case cannot renumber stored values")
+                    }
+                    guard let number = Int(given) else {
+                        throw ModelGenError.invalidEnum(
+                            file: file, entity: entity.name,
+                            reason: "case '\(attribute.name)' has the raw value '\(given)', which is not an Int")
                     }
                     literal = String(number)
                 } else {

@@ -16,9 +16,11 @@ extension ModelResolver {
             return nil
         }
         warnings += attribute.userInfo.unknownKeyWarnings(at: "attribute \(place)")
-        imports.formUnion(splitList(attribute.userInfo[option: .imports]))
-        let (baseType, overridden) = swiftType(of: attribute, place: place)
-        let defaultValue = self.defaultValue(of: attribute, type: baseType, overridden: overridden, place: place)
+        imports.formUnion(
+            try moduleNames(attribute.userInfo, key: .imports, entity: owner.name, property: attribute.name))
+        let (baseType, overridden) = try swiftType(of: attribute, owner: owner, place: place)
+        let defaultValue = try self.defaultValue(
+            of: attribute, owner: owner, type: baseType, overridden: overridden, place: place)
         if attribute.isTransient && defaultValue == nil && !attribute.isOptional {
             warnings.append("Transient attribute \(place) is neither optional nor defaulted; skipped.")
             return nil
@@ -31,15 +33,19 @@ extension ModelResolver {
     }
 
     /// The Swift type of an attribute and whether the design overrode it.
-    private mutating func swiftType(of attribute: AttributeDesign, place: String) -> (String, Bool) {
-        if let override = attribute.userInfo[option: .type]?.trimmingCharacters(in: .whitespaces), !override.isEmpty {
-            let type = Self.bridgedTypes[override] ?? override
-            return (type, type != attribute.type.swiftType)
+    private mutating func swiftType(
+        of attribute: AttributeDesign, owner: EntityDesign, place: String
+    ) throws -> (String, Bool) {
+        if let override = try typeOverride(of: attribute, owner: owner) {
+            return (override, override != attribute.type.swiftType)
         }
         if let type = attribute.type.swiftType { return (type, false) }
         if let custom = attribute.customClassName, !custom.isEmpty {
             if let bridged = Self.bridgedTypes[custom] { return (bridged, true) }
-            if !custom.hasPrefix("NS") { return (custom, true) }
+            if !custom.hasPrefix("NS") {
+                try checkType(custom, key: "customClassName", entity: owner.name, property: attribute.name)
+                return (custom, true)
+            }
             // Foundation classes such as NSAttributedString are not Codable everywhere.
             warnings.append(
                 "Transformable attribute \(place) has the class \(custom), which is not Codable; using Data "
@@ -50,10 +56,61 @@ extension ModelResolver {
         return ("Data", true)
     }
 
+    /// The type `boiler.type` (or an older spelling) gives an attribute, bridged and checked.
+    func typeOverride(of attribute: AttributeDesign, owner: EntityDesign) throws -> String? {
+        guard let override = attribute.userInfo[option: .type]?.trimmingCharacters(in: .whitespaces),
+            !override.isEmpty
+        else { return nil }
+        if let bridged = Self.bridgedTypes[override] { return bridged }
+        try checkType(
+            override, key: attribute.userInfo.spelling(of: .type) ?? "boiler.type", entity: owner.name,
+            property: attribute.name)
+        return override
+    }
+
+    /// Refuses a type a design supplies unless it is one type on one line.
+    func checkType(_ type: String, key: String, entity: String, property: String?) throws {
+        if let problem = SwiftSnippets.typeProblem(type) {
+            throw ModelGenError.invalidUserInfo(
+                file: file, entity: entity, property: property, key: key,
+                reason: "is not a Swift type: '\(SwiftNames.commentText(type))' \(problem)")
+        }
+    }
+
+    /// The `boiler.default` expression of a property, checked to be one expression on one line.
+    func defaultExpression(_ userInfo: [String: String], entity: String, property: String) throws -> String? {
+        guard let expression = userInfo[option: .defaultExpression], !expression.isEmpty else { return nil }
+        if let problem = SwiftSnippets.expressionProblem(expression) {
+            throw ModelGenError.invalidUserInfo(
+                file: file, entity: entity, property: property,
+                key: userInfo.spelling(of: .defaultExpression) ?? "boiler.default",
+                reason: "is not a Swift expression: '\(SwiftNames.commentText(expression))' \(problem)")
+        }
+        return expression
+    }
+
+    /// The module (or protocol) names of a comma-separated list such as `boiler.import`, each
+    /// checked to be a name and nothing else.
+    func moduleNames(
+        _ userInfo: [String: String], key: UserInfoKey, entity: String, property: String?
+    ) throws
+        -> [String]
+    {
+        let names = splitList(userInfo[option: key])
+        for name in names where !SwiftNames.isQualifiedName(name) {
+            throw ModelGenError.invalidUserInfo(
+                file: file, entity: entity, property: property, key: userInfo.spelling(of: key) ?? "\(key)",
+                reason:
+                    "lists '\(SwiftNames.commentText(name))', which is not a \(key == .imports ? "module" : "protocol") name"
+            )
+        }
+        return names
+    }
+
     private mutating func defaultValue(
-        of attribute: AttributeDesign, type: String, overridden: Bool, place: String
-    ) -> String? {
-        if let expression = attribute.userInfo[option: .defaultExpression], !expression.isEmpty {
+        of attribute: AttributeDesign, owner: EntityDesign, type: String, overridden: Bool, place: String
+    ) throws -> String? {
+        if let expression = try defaultExpression(attribute.userInfo, entity: owner.name, property: attribute.name) {
             if attribute.userInfo["boiler.default"] == nil, type == "String", !expression.hasPrefix("\"") {
                 return SwiftNames.literal(expression)  // Spot wrote plain text for String values
             }
@@ -111,9 +168,11 @@ extension ModelResolver {
                 option: "boiler.reference on \(place)", reason: "expected 'id' or 'value', found '\(mode)'")
         }
         let isReference = mode == "id" && !isEnum(destination)
-        let element = isReference ? identifierType(of: destination) : (typeNames[destination.name] ?? destination.name)
+        let element =
+            isReference ? try identifierType(of: destination) : (typeNames[destination.name] ?? destination.name)
         let baseType = relationship.isToMany ? "[\(element)]" : element
-        var defaultValue = relationship.userInfo[option: .defaultExpression]
+        var defaultValue = try defaultExpression(
+            relationship.userInfo, entity: owner.name, property: relationship.name)
         if defaultValue == nil, relationship.isToMany { defaultValue = "[]" }
         if relationship.isTransient && defaultValue == nil && !relationship.isOptional {
             warnings.append("Transient relationship \(place) is neither optional nor defaulted; skipped.")
@@ -131,13 +190,16 @@ extension ModelResolver {
 
     /// The type of an entity's identifier: its attribute marked `boiler.identifier`, else one
     /// named `id`, `identifier` or `uuid`, else `String`.
-    func identifierType(of entity: EntityDesign) -> String {
-        let attributes = lineage(of: entity).flatMap(\.attributes)
+    func identifierType(of entity: EntityDesign) throws -> String {
+        let attributes = lineage(of: entity).flatMap { owner in owner.attributes.map { (owner, $0) } }
         let chosen =
-            attributes.first { $0.userInfo.isOn(.identifier) }
-            ?? ["id", "identifier", "uuid"].lazy.compactMap { name in attributes.first { $0.name == name } }.first
-        guard let chosen else { return "String" }
-        let override = chosen.userInfo[option: .type].map { Self.bridgedTypes[$0] ?? $0 }
-        return override ?? chosen.type.swiftType ?? chosen.customClassName ?? "String"
+            attributes.first { $0.1.userInfo.isOn(.identifier) }
+            ?? ["id", "identifier", "uuid"].lazy.compactMap { name in attributes.first { $0.1.name == name } }.first
+        guard let (owner, attribute) = chosen else { return "String" }
+        if let override = try typeOverride(of: attribute, owner: owner) { return override }
+        if let type = attribute.type.swiftType { return type }
+        guard let custom = attribute.customClassName, !custom.isEmpty else { return "String" }
+        try checkType(custom, key: "customClassName", entity: owner.name, property: attribute.name)
+        return custom
     }
 }

@@ -41,7 +41,7 @@ extension ModelResolver {
                     throw ModelGenError.valueCycle(file: file, entity: entity.name, relationship: property.key)
                 }
                 resolved[entityIndex].properties[propertyIndex].relationship?.isReference = true
-                resolved[entityIndex].properties[propertyIndex].baseType = identifierType(of: destination)
+                resolved[entityIndex].properties[propertyIndex].baseType = try identifierType(of: destination)
                 warnings.append(
                     "Relationship '\(entity.name).\(property.key)' would make '\(entity.name)' contain itself; "
                         + "it stores the identifier of a '\(info.destination)' (set 'boiler.reference' to silence).")

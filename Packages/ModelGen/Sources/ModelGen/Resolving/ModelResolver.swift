@@ -100,11 +100,12 @@ struct ModelResolver {
 
     private mutating func resolveEntity(_ entity: EntityDesign) throws -> ResolvedEntity {
         let stem = typeNames[entity.name] ?? entity.name
-        var imports = Set(splitList(entity.userInfo[option: .imports]))
+        var imports = Set(try moduleNames(entity.userInfo, key: .imports, entity: entity.name, property: nil))
         var result = ResolvedEntity(
             name: entity.name, typeName: SwiftNames.escaped(stem), fileStem: stem, kind: .structure,
             parent: entity.parent, isAbstract: entity.isAbstract, properties: [], cases: [], imports: [],
-            conformances: splitList(entity.userInfo[option: .conformances]), modelVersionHash: "")
+            conformances: try moduleNames(entity.userInfo, key: .conformances, entity: entity.name, property: nil),
+            modelVersionHash: "")
         if isEnum(entity) {
             try resolveEnum(entity, into: &result, imports: &imports)
         } else {

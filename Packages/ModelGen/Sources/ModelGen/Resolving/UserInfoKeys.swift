@@ -61,6 +61,11 @@ extension Dictionary where Key == String, Value == String {
         return nil
     }
 
+    /// The first spelling of `key` present, for messages that name the key as the design wrote it.
+    func spelling(of key: UserInfoKey) -> String? {
+        key.spellings.first { self[$0] != nil }
+    }
+
     /// Whether `key` is set to a true value (`YES`, `true`, `1`); mogenerator's `ignore` counts when present.
     func isOn(_ key: UserInfoKey) -> Bool {
         if key == .ignore, self["mogenerator.ignore"] != nil { return true }
