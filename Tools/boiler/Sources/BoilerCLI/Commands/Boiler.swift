@@ -6,7 +6,9 @@ public struct Boiler: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "boiler",
         abstract: "Start Swift projects with the Boilerplate architecture wired in.",
-        version: KitVersion.current,
+        // The first line is the version alone, for scripts; the second says which kit `boiler new`
+        // will use, since that depends on where this boiler was built and what is still there.
+        version: "\(KitVersion.current)\nNew projects use \(DefaultKit.current.summary).",
         subcommands: [NewProject.self, AddPart.self, Generate.self, ListTemplates.self, Doctor.self]
     )
 

@@ -22,6 +22,9 @@ struct Doctor: AsyncParsableCommand {
             console.error("No working 'swift' on PATH: \(error.userMessage)")
             problems += 1
         }
+        // Not a check: which kit `boiler new` will use without --kit-path/--kit-url, so that a
+        // project depending on a moved or deleted checkout is no surprise.
+        console.done("New projects use \(DefaultKit.current.summary)")
         if !Self.projectIsHealthy(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), console) {
             problems += 1
         }

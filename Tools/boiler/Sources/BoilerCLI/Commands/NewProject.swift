@@ -25,11 +25,15 @@ struct NewProject: AsyncParsableCommand {
     @Option(help: "The folder to create the project in; default ./<Name>.")
     var output: String?
 
-    @Option(help: "The kit's git URL.")
-    var kitURL: String = KitVersion.url
+    @Option(
+        help: ArgumentHelp(
+            "Depend on the kit at this git URL (default: \(KitVersion.url)).",
+            discussion: "Without --kit-url, --kit-version or --kit-path, a boiler built from a checkout of the kit "
+                + "uses that checkout, and any other boiler the published URL; 'boiler --version' says which."))
+    var kitURL: String?
 
-    @Option(help: "The kit version to depend on (from:).")
-    var kitVersion: String = KitVersion.current
+    @Option(help: "The kit version to depend on (from:; default \(KitVersion.current)).")
+    var kitVersion: String?
 
     @Option(help: "Depend on a local checkout of the kit instead of a URL (offline use).")
     var kitPath: String?
@@ -61,7 +65,7 @@ struct NewProject: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if kitPath != nil && (kitURL != KitVersion.url || kitVersion != KitVersion.current) {
+        if kitPath != nil && (kitURL != nil || kitVersion != nil) {
             throw ValidationError("--kit-path cannot be combined with --kit-url or --kit-version.")
         }
     }
@@ -102,6 +106,16 @@ struct NewProject: AsyncParsableCommand {
         }
     }
 
+    /// The kit the project depends on: `--kit-path`, else `--kit-url`/`--kit-version` (either
+    /// one asks for a URL; the other part defaults to the published one), else `fallback`.
+    static func kit(path: String?, url: String?, version: String?, default fallback: DefaultKit) -> KitSource {
+        if let path { return .path(URL(fileURLWithPath: path).standardizedFileURL.path) }
+        if url != nil || version != nil {
+            return .url(url ?? KitVersion.url, version: version ?? KitVersion.current)
+        }
+        return fallback.source
+    }
+
     func makeOptions(console: Console) throws(BoilerError) -> ProjectOptions {
         let projectName = try ProjectName(name)
         if projectName.module != name.trimmingWhitespace {
@@ -117,9 +131,7 @@ struct NewProject: AsyncParsableCommand {
         let packageList = packages.map {
             $0.split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
         }
-        let kit: KitSource =
-            kitPath.map { .path(URL(fileURLWithPath: $0).standardizedFileURL.path) }
-            ?? .url(kitURL, version: kitVersion)
+        let kit = Self.kit(path: kitPath, url: kitURL, version: kitVersion, default: DefaultKit.current)
         var templateValues: [String: String] = [:]
         for pair in values {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
