@@ -56,7 +56,9 @@ extension BinaryPropertyListReader {
                 throw fail("an ASCII string holds a non-ASCII byte", at: offset)
             }
             guard let text = TextValidation.string(utf8: slice) else { throw .invalidUTF8(location(offset)) }
-            return (text == "$null" ? .null : .string(text), 1)
+            // An ASCII "$null" is null (PropertyListEncoder's nil); our writer stores a string
+            // "$null" as UTF-16, which reads back below as the string it is.
+            return (marker >> 4 == 0x5 && text == "$null" ? .null : .string(text), 1)
         case 0x6:
             let (length, start) = try count(at: offset, nibble: nibble)
             let (byteLength, overflow) = length.multipliedReportingOverflow(by: 2)
@@ -70,7 +72,7 @@ extension BinaryPropertyListReader {
             guard let text = TextValidation.string(utf16: units) else {
                 throw fail("a UTF-16 string holds a lone surrogate", at: offset)
             }
-            return (text == "$null" ? .null : .string(text), 1)
+            return (.string(text), 1)
         case 0xA, 0xC:
             let (length, start) = try count(at: offset, nibble: nibble)
             let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth)
@@ -98,8 +100,12 @@ extension BinaryPropertyListReader {
             var size = 1
             for index in 0..<length {
                 let keyRef = try readUInt(at: start + index * refWidth, width: refWidth)
-                guard case .string(let key) = try self.object(keyRef).value else {
-                    throw fail("a dictionary key is not a string", at: offset)
+                let key: String
+                switch try self.object(keyRef).value {
+                case .string(let text): key = text
+                // A key is always a string: an ASCII "$null" read as null is the key "$null".
+                case .null: key = "$null"
+                default: throw fail("a dictionary key is not a string", at: offset)
                 }
                 guard object.position(of: key) == nil else { throw .duplicateKey(key, location(offset)) }
                 path.append(.key(key))

@@ -12,6 +12,8 @@ struct BinaryPropertyListWriter {
 
     var objects: [FlatObject] = []
     var strings: [String: Int] = [:]
+    /// The one object null is written as (an ASCII "$null"), apart from a string "$null".
+    var nullObject: Int?
     var bytes: [UInt8] = []
 
     static func data(from tree: KeyValue) throws -> Data {
@@ -31,7 +33,11 @@ struct BinaryPropertyListWriter {
     mutating func flatten(_ value: KeyValue) -> Int {
         switch value {
         case .string(let text): return string(text)
-        case .null: return string("$null")
+        case .null:
+            if let nullObject { return nullObject }
+            objects.append(.scalar(.null))
+            nullObject = objects.count - 1
+            return objects.count - 1
         case .array(let array):
             let id = objects.count
             objects.append(.array([]))
@@ -137,8 +143,13 @@ struct BinaryPropertyListWriter {
         case .data(let data):
             appendMarker(0x40, count: data.count)
             bytes.append(contentsOf: data)
+        case .null:
+            // Property lists have no null; PropertyListEncoder writes nil as this ASCII string.
+            appendMarker(0x50, count: 5)
+            bytes.append(contentsOf: "$null".utf8)
         case .string(let text):
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // A string that is "$null" is stored as UTF-16 so that it does not read as null.
+            if text.utf8.allSatisfy({ $0 < 0x80 }) && !(text.utf8.count == 5 && text == "$null") {
                 appendMarker(0x50, count: text.utf8.count)
                 bytes.append(contentsOf: text.utf8)
             } else {
@@ -146,7 +157,7 @@ struct BinaryPropertyListWriter {
                 appendMarker(0x60, count: units.count)
                 for unit in units { appendBigEndian(UInt64(unit), width: 2) }
             }
-        case .null, .array, .object:
+        case .array, .object:
             break  // flattened before; never scalars
         }
     }

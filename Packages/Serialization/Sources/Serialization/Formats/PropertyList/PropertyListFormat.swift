@@ -3,8 +3,11 @@ import Foundation
 /// Apple property lists, XML or binary (`bplist00`), read and written by this package.
 ///
 /// Property lists have no `null`: a ``KeyValue/null`` is written as the string `"$null"`, as
-/// `PropertyListEncoder` does, and that string reads back as `null`. Dates and data are
-/// native. Keys are written sorted, so output is byte-identical across runs.
+/// `PropertyListEncoder` does, and that string reads back as `null`. A *string* `"$null"` is data
+/// all the same: the XML writer spells it `&#36;null` and the binary writer stores it as UTF-16,
+/// which every property list reader decodes to the text `"$null"` and this reader tells apart
+/// from null. See <doc:PropertyListsAndNull> for the one ambiguity left with Foundation's files.
+/// Dates and data are native. Keys are written sorted, so output is byte-identical across runs.
 public struct PropertyListFormat: DataFormat {
     /// XML or binary.
     public enum Encoding: Sendable, Hashable {

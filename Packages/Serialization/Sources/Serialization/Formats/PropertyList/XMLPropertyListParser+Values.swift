@@ -12,8 +12,12 @@ extension XMLPropertyListParser {
             }
             return .bool(tag.name == "true")
         case "string":
-            let text = tag.isEmpty ? "" : try parseText(closing: "string")
-            return text == "$null" ? .null : .string(text)
+            if tag.isEmpty { return .string("") }
+            // Only the literal `$null` is null (as PropertyListEncoder writes nil); the same text
+            // spelled with a reference (`&#36;null`, as our writer spells a "$null" string) is data.
+            let isLiteralNull = starts(with: "$null</string>", at: position)
+            let text = try parseText(closing: "string")
+            return isLiteralNull ? .null : .string(text)
         case "integer":
             let text = try trimmedText(tag)
             return .int(try integer(text, at: tag.offset))

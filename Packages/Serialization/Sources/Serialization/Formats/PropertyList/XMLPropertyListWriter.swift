@@ -5,6 +5,9 @@ struct XMLPropertyListWriter {
     var bytes: [UInt8] = []
     var path: [KeyValuePath.Component] = []
 
+    /// The text property lists write for null.
+    static let nullText = "$null"
+
     static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -59,9 +62,16 @@ struct XMLPropertyListWriter {
             }
             append("<real>\(text)</real>\n")
         case .string(let string):
-            append("<string>")
-            escaped(string)
-            append("</string>\n")
+            // `<string>$null</string>` is how property lists spell null (PropertyListEncoder's
+            // convention); a string that is "$null" gets its `$` as a character reference, which
+            // every XML reader decodes to the same text but ours tells apart from null.
+            if string.utf8.count == 5, string == Self.nullText {
+                append("<string>&#36;null</string>\n")
+            } else {
+                append("<string>")
+                escaped(string)
+                append("</string>\n")
+            }
         case .data(let data):
             append("<data>\n")
             let encoded = data.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
