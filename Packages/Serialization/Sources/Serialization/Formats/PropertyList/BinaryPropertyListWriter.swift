@@ -15,10 +15,12 @@ struct BinaryPropertyListWriter {
     /// The one object null is written as (an ASCII "$null"), apart from a string "$null".
     var nullObject: Int?
     var bytes: [UInt8] = []
+    var maximumDepth = KeyValue.defaultMaximumDepth
 
-    static func data(from tree: KeyValue) throws -> Data {
+    static func data(from tree: KeyValue, maximumDepth: Int = KeyValue.defaultMaximumDepth) throws -> Data {
         var writer = BinaryPropertyListWriter()
-        let top = writer.flatten(tree)
+        writer.maximumDepth = maximumDepth
+        let top = try writer.flatten(tree, depth: 0)
         return Data(writer.serialize(top: top))
     }
 
@@ -29,8 +31,15 @@ struct BinaryPropertyListWriter {
         return objects.count - 1
     }
 
-    /// Numbers the objects depth first, containers before their contents.
-    mutating func flatten(_ value: KeyValue) -> Int {
+    /// The error for a container nested deeper than the limit; callers up the recursion add
+    /// their key path components as it unwinds, so the error path costs nothing until it is taken.
+    func tooDeep() -> SerializationError {
+        .tooDeep(limit: maximumDepth, SerializationError.Location(format: "binary property list"))
+    }
+
+    /// Numbers the objects depth first, containers before their contents; `depth` counts the
+    /// containers around `value`.
+    mutating func flatten(_ value: KeyValue, depth: Int) throws(SerializationError) -> Int {
         switch value {
         case .string(let text): return string(text)
         case .null:
@@ -39,14 +48,20 @@ struct BinaryPropertyListWriter {
             nullObject = objects.count - 1
             return objects.count - 1
         case .array(let array):
+            guard depth < maximumDepth else { throw tooDeep() }
             let id = objects.count
             objects.append(.array([]))
             var refs: [Int] = []
             refs.reserveCapacity(array.count)
-            for element in array { refs.append(flatten(element)) }
+            for (position, element) in array.enumerated() {
+                do { refs.append(try flatten(element, depth: depth + 1)) } catch {
+                    throw error.nested(under: KeyValuePath([.index(position)]))
+                }
+            }
             objects[id] = .array(refs)
             return id
         case .object(let object):
+            guard depth < maximumDepth else { throw tooDeep() }
             let id = objects.count
             objects.append(.array([]))
             let sorted = JSONWriter.sorted(object.entries)
@@ -55,7 +70,11 @@ struct BinaryPropertyListWriter {
             keys.reserveCapacity(sorted.count)
             values.reserveCapacity(sorted.count)
             for entry in sorted { keys.append(string(entry.key)) }
-            for entry in sorted { values.append(flatten(entry.value)) }
+            for entry in sorted {
+                do { values.append(try flatten(entry.value, depth: depth + 1)) } catch {
+                    throw error.nested(under: KeyValuePath([.key(entry.key)]))
+                }
+            }
             objects[id] = .dictionary(keys: keys, values: values)
             return id
         default:

@@ -19,11 +19,12 @@ public struct PropertyListFormat: DataFormat {
 
     /// Which of the two encodings.
     public var encoding: Encoding
-    /// The deepest nesting a reader accepts (512 by default).
+    /// The deepest nesting of arrays and dictionaries this format writes and reads
+    /// (``KeyValue/defaultMaximumDepth``, 512, by default).
     public var maximumDepth: Int
 
     /// A property list format.
-    public init(_ encoding: Encoding, maximumDepth: Int = 512) {
+    public init(_ encoding: Encoding, maximumDepth: Int = KeyValue.defaultMaximumDepth) {
         self.encoding = encoding
         self.maximumDepth = maximumDepth
     }
@@ -32,14 +33,15 @@ public struct PropertyListFormat: DataFormat {
     public var kind: FormatKind { encoding == .xml ? .xmlPropertyList : .binaryPropertyList }
 
     /// The property list bytes of `tree`.
+    /// - Throws: ``SerializationError/tooDeep(limit:_:)`` for nesting deeper than ``maximumDepth``.
     public func data(from tree: KeyValue) throws -> Data {
         switch encoding {
         case .xml:
-            var writer = XMLPropertyListWriter()
+            var writer = XMLPropertyListWriter(maximumDepth: maximumDepth)
             try writer.writeDocument(tree)
             return Data(writer.bytes)
         case .binary:
-            return try BinaryPropertyListWriter.data(from: tree)
+            return try BinaryPropertyListWriter.data(from: tree, maximumDepth: maximumDepth)
         }
     }
 

@@ -92,8 +92,12 @@ extension XMLPropertyListParser {
     }
 
     mutating func parseArray(_ tag: Tag) throws(SerializationError) -> KeyValue {
-        if tag.isEmpty { return .array([]) }
         try enter(tag)
+        if tag.isEmpty {
+            // An empty array counts as a level, as the writers and the other readers count it.
+            depth -= 1
+            return .array([])
+        }
         var elements: [KeyValue] = []
         path.append(.index(0))
         while true {
@@ -108,8 +112,11 @@ extension XMLPropertyListParser {
     }
 
     mutating func parseDictionary(_ tag: Tag) throws(SerializationError) -> KeyValue {
-        if tag.isEmpty { return .object([:]) }
         try enter(tag)
+        if tag.isEmpty {
+            depth -= 1
+            return .object([:])
+        }
         var object = KeyValueObject()
         while true {
             let next = try nextTag(allowClosing: true)

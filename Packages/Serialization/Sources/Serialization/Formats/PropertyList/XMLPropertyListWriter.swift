@@ -2,6 +2,7 @@ import Foundation
 
 /// Writes a ``KeyValue`` as an XML property list, in Apple's layout (tabs, sorted keys).
 struct XMLPropertyListWriter {
+    var maximumDepth = KeyValue.defaultMaximumDepth
     var bytes: [UInt8] = []
     var path: [KeyValuePath.Component] = []
 
@@ -90,6 +91,7 @@ struct XMLPropertyListWriter {
             ISO8601.write(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), into: &bytes)
             append("</date>\n")
         case .array(let array):
+            guard path.count < maximumDepth else { throw tooDeep() }
             if array.isEmpty {
                 append("<array/>\n")
                 return
@@ -103,6 +105,7 @@ struct XMLPropertyListWriter {
             indent(depth)
             append("</array>\n")
         case .object(let object):
+            guard path.count < maximumDepth else { throw tooDeep() }
             if object.isEmpty {
                 append("<dict/>\n")
                 return
@@ -120,5 +123,12 @@ struct XMLPropertyListWriter {
             indent(depth)
             append("</dict>\n")
         }
+    }
+
+    /// The error for a container nested deeper than the limit, at the current key path.
+    func tooDeep() -> SerializationError {
+        .tooDeep(
+            limit: maximumDepth,
+            SerializationError.Location(format: "XML property list", keyPath: KeyValuePath(path)))
     }
 }
