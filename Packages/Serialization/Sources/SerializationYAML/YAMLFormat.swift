@@ -12,9 +12,10 @@ import Yams
 ///
 /// Writing is deterministic (sorted keys, block style); dates are ISO 8601 strings and data
 /// base64 strings, as in JSON. Reading is bounded: nesting deeper than ``maximumDepth`` and
-/// documents that expand (through aliases) past ``maximumNodes`` values are errors.
+/// documents that expand (through aliases) past ``maximumNodes`` values are errors. Writing
+/// refuses nesting deeper than ``maximumDepth`` as well, so what is written reads back.
 public struct YAMLFormat: DataFormat {
-    /// The deepest nesting a reader accepts.
+    /// The deepest nesting of sequences and mappings this format writes and reads.
     public var maximumDepth: Int
     /// The most values a document may expand to.
     public var maximumNodes: Int
@@ -22,9 +23,10 @@ public struct YAMLFormat: DataFormat {
     /// A YAML format.
     ///
     /// - Parameters:
-    ///   - maximumDepth: The deepest nesting a reader accepts.
+    ///   - maximumDepth: The deepest nesting written and read (``KeyValue/defaultMaximumDepth``,
+    ///     as for the other formats).
     ///   - maximumNodes: The most values a document may expand to, aliases included.
-    public init(maximumDepth: Int = 512, maximumNodes: Int = 10_000_000) {
+    public init(maximumDepth: Int = KeyValue.defaultMaximumDepth, maximumNodes: Int = 10_000_000) {
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes
     }
@@ -39,10 +41,11 @@ public struct YAMLFormat: DataFormat {
     ///
     /// - Parameter tree: The tree to write.
     /// - Returns: The tree as UTF-8 YAML text, keys sorted.
-    /// - Throws: `SerializationError.unsupportedValue(_:_:)` when Yams cannot represent a value.
+    /// - Throws: `SerializationError.unsupportedValue(_:_:)` when Yams cannot represent a value,
+    ///   `SerializationError.tooDeep(limit:_:)` for nesting deeper than ``maximumDepth``.
     public func data(from tree: KeyValue) throws -> Data {
         do {
-            let text = try serialize(node: try node(tree), allowUnicode: true, sortKeys: true)
+            let text = try serialize(node: try node(tree, depth: 0), allowUnicode: true, sortKeys: true)
             return Data(text.utf8)
         } catch let error as SerializationError {
             throw error
@@ -80,7 +83,8 @@ public struct YAMLFormat: DataFormat {
         data.starts(with: Array("---".utf8)) || data.starts(with: Array("%YAML".utf8))
     }
 
-    func node(_ tree: KeyValue) throws -> Node {
+    /// The YAML node of `tree`; `depth` counts the containers around it.
+    func node(_ tree: KeyValue, depth: Int) throws -> Node {
         switch tree {
         case .null: return Node("null", Tag(.null))
         case .bool(let value): return try value.represented()
@@ -92,20 +96,43 @@ public struct YAMLFormat: DataFormat {
             let text = try JSONFormat().data(from: [tree])
             let string = String(decoding: text.dropFirst(2).dropLast(2), as: UTF8.self)
             return try string.represented()
-        case .array(let elements): return Node(try elements.map(node))
+        case .array(let elements):
+            guard depth < maximumDepth else { throw tooDeep() }
+            var nodes: [Node] = []
+            nodes.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                do { nodes.append(try node(element, depth: depth + 1)) } catch let error as SerializationError {
+                    throw error.prefixed(with: .index(position))
+                }
+            }
+            return Node(nodes)
         case .object(let object):
+            guard depth < maximumDepth else { throw tooDeep() }
             var pairs: [(Node, Node)] = []
-            for entry in object { pairs.append((try entry.key.represented(), try node(entry.value))) }
+            for entry in object {
+                do {
+                    pairs.append((try entry.key.represented(), try node(entry.value, depth: depth + 1)))
+                } catch let error as SerializationError {
+                    throw error.prefixed(with: .key(entry.key))
+                }
+            }
             return Node(pairs)
         }
     }
 
+    /// The error for a container nested deeper than the limit; the key path is added as the
+    /// recursion unwinds.
+    func tooDeep() -> SerializationError {
+        .tooDeep(limit: maximumDepth, .init(format: kind.name))
+    }
+
+    /// The tree of `node`; `depth` counts the containers around it, as the writer counts them.
     func value(_ node: Node, depth: Int, path: KeyValuePath, budget: inout Int) throws -> KeyValue {
         budget -= 1
         guard budget >= 0 else {
             throw SerializationError.tooLarge(limit: maximumNodes, .init(format: kind.name, keyPath: path))
         }
-        guard depth <= maximumDepth else {
+        if node.isContainer, depth >= maximumDepth {
             throw SerializationError.tooDeep(limit: maximumDepth, .init(format: kind.name, keyPath: path))
         }
         switch node {
@@ -146,4 +173,23 @@ public struct YAMLFormat: DataFormat {
 extension DataFormat where Self == YAMLFormat {
     /// YAML, from the SerializationYAML add-on.
     public static var yaml: YAMLFormat { YAMLFormat() }
+}
+
+extension Node {
+    /// Whether this is a sequence or a mapping (what the depth limit counts).
+    var isContainer: Bool {
+        switch self {
+        case .sequence, .mapping: true
+        case .scalar, .alias: false
+        }
+    }
+}
+
+extension SerializationError {
+    /// This error with `component` put before its key path.
+    func prefixed(with component: KeyValuePath.Component) -> SerializationError {
+        var copy = self
+        copy.location.keyPath = KeyValuePath([component] + copy.location.keyPath.components)
+        return copy
+    }
 }

@@ -53,3 +53,35 @@ struct YAMLAliasTests {
         #expect(throws: SerializationError.self) { try YAMLFormat(maximumNodes: 10_000).tree(from: Data(text.utf8)) }
     }
 }
+
+@Suite("YAML depth limit")
+struct YAMLDepthLimitTests {
+    static func nested(_ depth: Int) -> KeyValue {
+        var tree: KeyValue = ["leaf": "x"]
+        for _ in 1..<depth { tree = [tree] }
+        return tree
+    }
+
+    @Test("YAML writes and reads exactly up to the shared limit, and the writer refuses more")
+    func sharedLimit() throws {
+        let format = YAMLFormat()
+        #expect(format.maximumDepth == KeyValue.defaultMaximumDepth)
+        let atLimit = Self.nested(KeyValue.defaultMaximumDepth)
+        #expect(try format.tree(from: format.data(from: atLimit)) == atLimit)
+        let error = #expect(throws: SerializationError.self) { try format.data(from: ["a": atLimit]) }
+        guard case .tooDeep(limit: 512, let location)? = error else {
+            Testing.Issue.record("expected tooDeep, got \(String(describing: error))")
+            return
+        }
+        #expect(location.keyPath.components.count == 512)
+        #expect(location.keyPath.components.first == .key("a"))
+    }
+
+    @Test("a YAML document one level deeper than the limit is refused by the reader")
+    func readerCountsContainers() throws {
+        let limited = YAMLFormat(maximumDepth: 3)
+        #expect(try limited.tree(from: Data("[[[1]]]".utf8)) == [[[1]]])
+        #expect(throws: SerializationError.self) { try limited.tree(from: Data("[[[[1]]]]".utf8)) }
+        #expect(throws: SerializationError.self) { try limited.data(from: [[[[1]]]]) }
+    }
+}

@@ -30,6 +30,23 @@ public enum KeyValue: Sendable, Hashable {
 }
 
 extension KeyValue {
+    /// The nesting limit every built-in format shares, for writing and reading alike: 512.
+    ///
+    /// A writer refuses a tree deeper than its format's limit (with
+    /// ``SerializationError/tooDeep(limit:_:)`` naming the key path, before any byte is written),
+    /// so whatever a format writes, the same format reads.
+    public static let defaultMaximumDepth = 512
+
+    /// How deeply arrays and objects nest in this value: 0 for a scalar, 1 for `[]`, `[1]` or
+    /// `{"a": 1}`, 2 for `[[1]]`. This is the depth the formats' limits count.
+    public var depth: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.lazy.map(\.depth).max() ?? 0)
+        case .object(let object): 1 + (object.entries.lazy.map(\.value.depth).max() ?? 0)
+        default: 0
+        }
+    }
+
     /// The name of this value's kind, as errors print it: `"string"`, `"object"`.
     public var kindName: String {
         switch self {

@@ -6,19 +6,21 @@ import Foundation
 /// the shortest decimal that reads back as the same `Double`, dates as ISO 8601 in UTC, data
 /// as base64. Reading is strict and bounded: one pass, duplicate keys and invalid UTF-8 are
 /// errors, nesting is limited to ``maximumDepth``, and every error carries line and column.
+/// Writing refuses a tree nested deeper than ``maximumDepth`` too, so what is written reads back.
 public struct JSONFormat: DataFormat {
     /// Whether to indent with two spaces and put one value per line.
     public var prettyPrinted: Bool
     /// Whether object keys are written in sorted order (on by default, for stable output).
     public var sortedKeys: Bool
-    /// The deepest nesting of arrays and objects a reader accepts (512 by default).
+    /// The deepest nesting of arrays and objects this format writes and reads
+    /// (``KeyValue/defaultMaximumDepth``, 512, by default).
     public var maximumDepth: Int
     /// Whether an object may repeat a key, the last one winning (off by default: an error).
     public var allowsDuplicateKeys: Bool
 
     /// A JSON format; the defaults are compact, sorted, strict.
     public init(
-        prettyPrinted: Bool = false, sortedKeys: Bool = true, maximumDepth: Int = 512,
+        prettyPrinted: Bool = false, sortedKeys: Bool = true, maximumDepth: Int = KeyValue.defaultMaximumDepth,
         allowsDuplicateKeys: Bool = false
     ) {
         self.prettyPrinted = prettyPrinted
@@ -31,9 +33,10 @@ public struct JSONFormat: DataFormat {
     public var kind: FormatKind { .json }
 
     /// The JSON text of `tree`, as UTF-8.
-    /// - Throws: ``SerializationError/unsupportedValue(_:_:)`` for a NaN or infinite number.
+    /// - Throws: ``SerializationError/unsupportedValue(_:_:)`` for a NaN or infinite number,
+    ///   ``SerializationError/tooDeep(limit:_:)`` for nesting deeper than ``maximumDepth``.
     public func data(from tree: KeyValue) throws -> Data {
-        var writer = JSONWriter(prettyPrinted: prettyPrinted, sortedKeys: sortedKeys)
+        var writer = JSONWriter(prettyPrinted: prettyPrinted, sortedKeys: sortedKeys, maximumDepth: maximumDepth)
         try writer.write(tree)
         return Data(writer.bytes)
     }

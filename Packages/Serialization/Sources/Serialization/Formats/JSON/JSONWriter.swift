@@ -4,13 +4,15 @@ import Foundation
 struct JSONWriter {
     let prettyPrinted: Bool
     let sortedKeys: Bool
+    let maximumDepth: Int
     var bytes: [UInt8] = []
     var indent = 0
     var path: [KeyValuePath.Component] = []
 
-    init(prettyPrinted: Bool, sortedKeys: Bool) {
+    init(prettyPrinted: Bool, sortedKeys: Bool, maximumDepth: Int = KeyValue.defaultMaximumDepth) {
         self.prettyPrinted = prettyPrinted
         self.sortedKeys = sortedKeys
+        self.maximumDepth = maximumDepth
         bytes.reserveCapacity(4096)
     }
 
@@ -36,6 +38,9 @@ struct JSONWriter {
             ISO8601.write(date, into: &bytes)
             bytes.append(UInt8(ascii: "\""))
         case .array(let array):
+            // `path` holds one component per enclosing container, so this array is at depth
+            // path.count + 1, counted as the reader counts it.
+            guard path.count < maximumDepth else { throw tooDeep() }
             bytes.append(UInt8(ascii: "["))
             if array.isEmpty {
                 bytes.append(UInt8(ascii: "]"))
@@ -53,6 +58,7 @@ struct JSONWriter {
             newline()
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
+            guard path.count < maximumDepth else { throw tooDeep() }
             bytes.append(UInt8(ascii: "{"))
             if object.isEmpty {
                 bytes.append(UInt8(ascii: "}"))
@@ -75,6 +81,10 @@ struct JSONWriter {
             newline()
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    func tooDeep() -> SerializationError {
+        .tooDeep(limit: maximumDepth, SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
     }
 
     /// Entries by key (UTF-8 byte order); insertion sort for the small objects models make.

@@ -17,37 +17,49 @@ extension BinaryPropertyListReader {
         guard !overflow, length >= 0, end <= tableOffset else { throw fail("\(what) runs past its bounds", at: start) }
     }
 
-    mutating func parse(at offset: Int) throws(SerializationError) -> (value: KeyValue, size: Int) {
+    /// The object at `offset`: containers go to their own functions, so that the recursion
+    /// through them keeps each level's stack frame small (512 levels must fit a secondary
+    /// thread's stack, also in debug builds).
+    mutating func parse(at offset: Int) throws(SerializationError) -> (value: KeyValue, size: Int, height: Int) {
+        switch bytes[offset] >> 4 {
+        case 0xA, 0xC: return try parseArray(at: offset, nibble: bytes[offset] & 0x0F)
+        case 0xD: return try parseDictionary(at: offset, nibble: bytes[offset] & 0x0F)
+        default: return (try parseScalar(at: offset), 1, 0)
+        }
+    }
+
+    @inline(never)
+    func parseScalar(at offset: Int) throws(SerializationError) -> KeyValue {
         let marker = bytes[offset]
         let nibble = marker & 0x0F
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x00: return (.null, 1)
-            case 0x08: return (.bool(false), 1)
-            case 0x09: return (.bool(true), 1)
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
             default: throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
             }
         case 0x1, 0x8:
-            return (.int(try integer(at: offset, nibble: nibble)), 1)
+            return .int(try integer(at: offset, nibble: nibble))
         case 0x2:
             if nibble == 2 {
                 try checkRange(offset + 1, 4, "a real")
-                return (.double(Double(Float(bitPattern: UInt32(try readUInt(at: offset + 1, width: 4))))), 1)
+                return .double(Double(Float(bitPattern: UInt32(try readUInt(at: offset + 1, width: 4)))))
             }
             guard nibble == 3 else { throw fail("a real of unsupported size", at: offset) }
             try checkRange(offset + 1, 8, "a real")
-            return (.double(Double(bitPattern: try bits64(at: offset + 1))), 1)
+            return .double(Double(bitPattern: try bits64(at: offset + 1)))
         case 0x3:
             guard marker == 0x33 else { throw fail("a date of unsupported size", at: offset) }
             try checkRange(offset + 1, 8, "a date")
             let seconds = Double(bitPattern: try bits64(at: offset + 1))
             guard seconds.isFinite else { throw .numberOutOfRange("\(seconds)", location(offset)) }
-            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let (length, start) = try count(at: offset, nibble: nibble)
             try checkRange(start, length, "data")
-            return (.data(Data(UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]))), 1)
+            return .data(Data(UnsafeBufferPointer(rebasing: bytes[start..<(start + length)])))
         case 0x5, 0x7:
             let (length, start) = try count(at: offset, nibble: nibble)
             try checkRange(start, length, "a string")
@@ -56,7 +68,9 @@ extension BinaryPropertyListReader {
                 throw fail("an ASCII string holds a non-ASCII byte", at: offset)
             }
             guard let text = TextValidation.string(utf8: slice) else { throw .invalidUTF8(location(offset)) }
-            return (text == "$null" ? .null : .string(text), 1)
+            // An ASCII "$null" is null (PropertyListEncoder's nil); our writer stores a string
+            // "$null" as UTF-16, which reads back below as the string it is.
+            return marker >> 4 == 0x5 && text == "$null" ? .null : .string(text)
         case 0x6:
             let (length, start) = try count(at: offset, nibble: nibble)
             let (byteLength, overflow) = length.multipliedReportingOverflow(by: 2)
@@ -70,49 +84,73 @@ extension BinaryPropertyListReader {
             guard let text = TextValidation.string(utf16: units) else {
                 throw fail("a UTF-16 string holds a lone surrogate", at: offset)
             }
-            return (text == "$null" ? .null : .string(text), 1)
-        case 0xA, 0xC:
-            let (length, start) = try count(at: offset, nibble: nibble)
-            let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth)
-            guard !overflow else { throw fail("an array is too long", at: offset) }
-            try checkRange(start, byteLength, "an array")
-            var elements: [KeyValue] = []
-            elements.reserveCapacity(length)
-            var size = 1
-            path.append(.index(0))
-            for index in 0..<length {
-                path[path.count - 1] = .index(index)
-                let element = try object(try readUInt(at: start + index * refWidth, width: refWidth))
-                elements.append(element.value)
-                size += element.size
-                guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
-            }
-            path.removeLast()
-            return (.array(elements), size)
-        case 0xD:
-            let (length, start) = try count(at: offset, nibble: nibble)
-            let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth * 2)
-            guard !overflow else { throw fail("a dictionary is too long", at: offset) }
-            try checkRange(start, byteLength, "a dictionary")
-            var object = KeyValueObject()
-            var size = 1
-            for index in 0..<length {
-                let keyRef = try readUInt(at: start + index * refWidth, width: refWidth)
-                guard case .string(let key) = try self.object(keyRef).value else {
-                    throw fail("a dictionary key is not a string", at: offset)
-                }
-                guard object.position(of: key) == nil else { throw .duplicateKey(key, location(offset)) }
-                path.append(.key(key))
-                let value = try self.object(try readUInt(at: start + (length + index) * refWidth, width: refWidth))
-                path.removeLast()
-                object[key] = value.value
-                size += value.size
-                guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
-            }
-            return (.object(object), size)
+            return .string(text)
         default:
             throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
         }
+    }
+
+    @inline(never)
+    mutating func parseArray(
+        at offset: Int, nibble: UInt8
+    ) throws(SerializationError) -> (
+        value: KeyValue, size: Int, height: Int
+    ) {
+        let (length, start) = try count(at: offset, nibble: nibble)
+        let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth)
+        guard !overflow else { throw fail("an array is too long", at: offset) }
+        try checkRange(start, byteLength, "an array")
+        guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth, location()) }
+        var elements: [KeyValue] = []
+        elements.reserveCapacity(length)
+        var size = 1
+        var height = 1
+        path.append(.index(0))
+        for index in 0..<length {
+            path[path.count - 1] = .index(index)
+            let element = try object(try readUInt(at: start + index * refWidth, width: refWidth))
+            elements.append(element.value)
+            size += element.size
+            height = max(height, element.height + 1)
+            guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
+        }
+        path.removeLast()
+        return (.array(elements), size, height)
+    }
+
+    @inline(never)
+    mutating func parseDictionary(
+        at offset: Int, nibble: UInt8
+    ) throws(SerializationError) -> (
+        value: KeyValue, size: Int, height: Int
+    ) {
+        let (length, start) = try count(at: offset, nibble: nibble)
+        let (byteLength, overflow) = length.multipliedReportingOverflow(by: refWidth * 2)
+        guard !overflow else { throw fail("a dictionary is too long", at: offset) }
+        try checkRange(start, byteLength, "a dictionary")
+        guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth, location()) }
+        var object = KeyValueObject()
+        var size = 1
+        var height = 1
+        for index in 0..<length {
+            let keyRef = try readUInt(at: start + index * refWidth, width: refWidth)
+            let key: String
+            switch try self.object(keyRef).value {
+            case .string(let text): key = text
+            // A key is always a string: an ASCII "$null" read as null is the key "$null".
+            case .null: key = "$null"
+            default: throw fail("a dictionary key is not a string", at: offset)
+            }
+            guard object.position(of: key) == nil else { throw .duplicateKey(key, location(offset)) }
+            path.append(.key(key))
+            let value = try self.object(try readUInt(at: start + (length + index) * refWidth, width: refWidth))
+            path.removeLast()
+            object[key] = value.value
+            size += value.size
+            height = max(height, value.height + 1)
+            guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
+        }
+        return (.object(object), size, height)
     }
 
     func bits64(at offset: Int) throws(SerializationError) -> UInt64 {

@@ -16,7 +16,9 @@ struct BinaryPropertyListReader {
     /// How many values the whole tree may expand to.
     let nodeLimit: Int
 
-    enum State { case unread, reading, read(KeyValue, size: Int) }
+    /// A read object keeps its size (values it expands to) and height (containers nested in
+    /// it), so a shared object reused deeper down still counts against both limits.
+    enum State { case unread, reading, read(KeyValue, size: Int, height: Int) }
     var states: [State]
     var depth = 0
     var path: [KeyValuePath.Component] = []
@@ -73,19 +75,24 @@ struct BinaryPropertyListReader {
         try object(topObject).value
     }
 
-    /// The object numbered `ref` and how many values it expands to.
-    mutating func object(_ ref: Int) throws(SerializationError) -> (value: KeyValue, size: Int) {
+    /// The object numbered `ref`, how many values it expands to, and how many containers nest
+    /// in it (0 for a scalar).
+    ///
+    /// `depth` counts the containers being read around it; a container is refused when it
+    /// would be deeper than ``maximumDepth``, the depth the writers allow.
+    mutating func object(_ ref: Int) throws(SerializationError) -> (value: KeyValue, size: Int, height: Int) {
         guard ref >= 0, ref < objectCount else {
             throw fail("a reference (\(ref)) points past the \(objectCount) objects")
         }
         switch states[ref] {
-        case .read(let value, let size): return (value, size)
+        case .read(let value, let size, let height):
+            guard depth + height <= maximumDepth else { throw .tooDeep(limit: maximumDepth, location()) }
+            return (value, size, height)
         case .reading: throw fail("object \(ref) contains itself (a cycle)")
         case .unread: break
         }
         states[ref] = .reading
         depth += 1
-        guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth, location()) }
         let offset = try readUInt(at: tableOffset + ref * offsetWidth, width: offsetWidth)
         guard offset >= 8, offset < tableOffset else {
             throw fail("object \(ref)'s offset (\(offset)) is out of range")
@@ -93,7 +100,7 @@ struct BinaryPropertyListReader {
         let result = try parse(at: offset)
         depth -= 1
         guard result.size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
-        states[ref] = .read(result.value, size: result.size)
+        states[ref] = .read(result.value, size: result.size, height: result.height)
         return result
     }
 }

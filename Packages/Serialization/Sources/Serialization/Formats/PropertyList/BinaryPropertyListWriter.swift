@@ -12,11 +12,15 @@ struct BinaryPropertyListWriter {
 
     var objects: [FlatObject] = []
     var strings: [String: Int] = [:]
+    /// The one object null is written as (an ASCII "$null"), apart from a string "$null".
+    var nullObject: Int?
     var bytes: [UInt8] = []
+    var maximumDepth = KeyValue.defaultMaximumDepth
 
-    static func data(from tree: KeyValue) throws -> Data {
+    static func data(from tree: KeyValue, maximumDepth: Int = KeyValue.defaultMaximumDepth) throws -> Data {
         var writer = BinaryPropertyListWriter()
-        let top = writer.flatten(tree)
+        writer.maximumDepth = maximumDepth
+        let top = try writer.flatten(tree, depth: 0)
         return Data(writer.serialize(top: top))
     }
 
@@ -27,20 +31,37 @@ struct BinaryPropertyListWriter {
         return objects.count - 1
     }
 
-    /// Numbers the objects depth first, containers before their contents.
-    mutating func flatten(_ value: KeyValue) -> Int {
+    /// The error for a container nested deeper than the limit; callers up the recursion add
+    /// their key path components as it unwinds, so the error path costs nothing until it is taken.
+    func tooDeep() -> SerializationError {
+        .tooDeep(limit: maximumDepth, SerializationError.Location(format: "binary property list"))
+    }
+
+    /// Numbers the objects depth first, containers before their contents; `depth` counts the
+    /// containers around `value`.
+    mutating func flatten(_ value: KeyValue, depth: Int) throws(SerializationError) -> Int {
         switch value {
         case .string(let text): return string(text)
-        case .null: return string("$null")
+        case .null:
+            if let nullObject { return nullObject }
+            objects.append(.scalar(.null))
+            nullObject = objects.count - 1
+            return objects.count - 1
         case .array(let array):
+            guard depth < maximumDepth else { throw tooDeep() }
             let id = objects.count
             objects.append(.array([]))
             var refs: [Int] = []
             refs.reserveCapacity(array.count)
-            for element in array { refs.append(flatten(element)) }
+            for (position, element) in array.enumerated() {
+                do { refs.append(try flatten(element, depth: depth + 1)) } catch {
+                    throw error.nested(under: KeyValuePath([.index(position)]))
+                }
+            }
             objects[id] = .array(refs)
             return id
         case .object(let object):
+            guard depth < maximumDepth else { throw tooDeep() }
             let id = objects.count
             objects.append(.array([]))
             let sorted = JSONWriter.sorted(object.entries)
@@ -49,7 +70,11 @@ struct BinaryPropertyListWriter {
             keys.reserveCapacity(sorted.count)
             values.reserveCapacity(sorted.count)
             for entry in sorted { keys.append(string(entry.key)) }
-            for entry in sorted { values.append(flatten(entry.value)) }
+            for entry in sorted {
+                do { values.append(try flatten(entry.value, depth: depth + 1)) } catch {
+                    throw error.nested(under: KeyValuePath([.key(entry.key)]))
+                }
+            }
             objects[id] = .dictionary(keys: keys, values: values)
             return id
         default:
@@ -137,8 +162,13 @@ struct BinaryPropertyListWriter {
         case .data(let data):
             appendMarker(0x40, count: data.count)
             bytes.append(contentsOf: data)
+        case .null:
+            // Property lists have no null; PropertyListEncoder writes nil as this ASCII string.
+            appendMarker(0x50, count: 5)
+            bytes.append(contentsOf: "$null".utf8)
         case .string(let text):
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // A string that is "$null" is stored as UTF-16 so that it does not read as null.
+            if text.utf8.allSatisfy({ $0 < 0x80 }) && !(text.utf8.count == 5 && text == "$null") {
                 appendMarker(0x50, count: text.utf8.count)
                 bytes.append(contentsOf: text.utf8)
             } else {
@@ -146,7 +176,7 @@ struct BinaryPropertyListWriter {
                 appendMarker(0x60, count: units.count)
                 for unit in units { appendBigEndian(UInt64(unit), width: 2) }
             }
-        case .null, .array, .object:
+        case .array, .object:
             break  // flattened before; never scalars
         }
     }

@@ -3,8 +3,11 @@ import Foundation
 /// Apple property lists, XML or binary (`bplist00`), read and written by this package.
 ///
 /// Property lists have no `null`: a ``KeyValue/null`` is written as the string `"$null"`, as
-/// `PropertyListEncoder` does, and that string reads back as `null`. Dates and data are
-/// native. Keys are written sorted, so output is byte-identical across runs.
+/// `PropertyListEncoder` does, and that string reads back as `null`. A *string* `"$null"` is data
+/// all the same: the XML writer spells it `&#36;null` and the binary writer stores it as UTF-16,
+/// which every property list reader decodes to the text `"$null"` and this reader tells apart
+/// from null. See <doc:PropertyListsAndNull> for the one ambiguity left with Foundation's files.
+/// Dates and data are native. Keys are written sorted, so output is byte-identical across runs.
 public struct PropertyListFormat: DataFormat {
     /// XML or binary.
     public enum Encoding: Sendable, Hashable {
@@ -16,11 +19,12 @@ public struct PropertyListFormat: DataFormat {
 
     /// Which of the two encodings.
     public var encoding: Encoding
-    /// The deepest nesting a reader accepts (512 by default).
+    /// The deepest nesting of arrays and dictionaries this format writes and reads
+    /// (``KeyValue/defaultMaximumDepth``, 512, by default).
     public var maximumDepth: Int
 
     /// A property list format.
-    public init(_ encoding: Encoding, maximumDepth: Int = 512) {
+    public init(_ encoding: Encoding, maximumDepth: Int = KeyValue.defaultMaximumDepth) {
         self.encoding = encoding
         self.maximumDepth = maximumDepth
     }
@@ -29,14 +33,15 @@ public struct PropertyListFormat: DataFormat {
     public var kind: FormatKind { encoding == .xml ? .xmlPropertyList : .binaryPropertyList }
 
     /// The property list bytes of `tree`.
+    /// - Throws: ``SerializationError/tooDeep(limit:_:)`` for nesting deeper than ``maximumDepth``.
     public func data(from tree: KeyValue) throws -> Data {
         switch encoding {
         case .xml:
-            var writer = XMLPropertyListWriter()
+            var writer = XMLPropertyListWriter(maximumDepth: maximumDepth)
             try writer.writeDocument(tree)
             return Data(writer.bytes)
         case .binary:
-            return try BinaryPropertyListWriter.data(from: tree)
+            return try BinaryPropertyListWriter.data(from: tree, maximumDepth: maximumDepth)
         }
     }
 

@@ -12,8 +12,12 @@ extension XMLPropertyListParser {
             }
             return .bool(tag.name == "true")
         case "string":
-            let text = tag.isEmpty ? "" : try parseText(closing: "string")
-            return text == "$null" ? .null : .string(text)
+            if tag.isEmpty { return .string("") }
+            // Only the literal `$null` is null (as PropertyListEncoder writes nil); the same text
+            // spelled with a reference (`&#36;null`, as our writer spells a "$null" string) is data.
+            let isLiteralNull = starts(with: "$null</string>", at: position)
+            let text = try parseText(closing: "string")
+            return isLiteralNull ? .null : .string(text)
         case "integer":
             let text = try trimmedText(tag)
             return .int(try integer(text, at: tag.offset))
@@ -88,8 +92,12 @@ extension XMLPropertyListParser {
     }
 
     mutating func parseArray(_ tag: Tag) throws(SerializationError) -> KeyValue {
-        if tag.isEmpty { return .array([]) }
         try enter(tag)
+        if tag.isEmpty {
+            // An empty array counts as a level, as the writers and the other readers count it.
+            depth -= 1
+            return .array([])
+        }
         var elements: [KeyValue] = []
         path.append(.index(0))
         while true {
@@ -104,8 +112,11 @@ extension XMLPropertyListParser {
     }
 
     mutating func parseDictionary(_ tag: Tag) throws(SerializationError) -> KeyValue {
-        if tag.isEmpty { return .object([:]) }
         try enter(tag)
+        if tag.isEmpty {
+            depth -= 1
+            return .object([:])
+        }
         var object = KeyValueObject()
         while true {
             let next = try nextTag(allowClosing: true)

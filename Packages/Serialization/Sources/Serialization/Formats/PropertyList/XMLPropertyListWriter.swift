@@ -2,8 +2,12 @@ import Foundation
 
 /// Writes a ``KeyValue`` as an XML property list, in Apple's layout (tabs, sorted keys).
 struct XMLPropertyListWriter {
+    var maximumDepth = KeyValue.defaultMaximumDepth
     var bytes: [UInt8] = []
     var path: [KeyValuePath.Component] = []
+
+    /// The text property lists write for null.
+    static let nullText = "$null"
 
     static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -59,9 +63,16 @@ struct XMLPropertyListWriter {
             }
             append("<real>\(text)</real>\n")
         case .string(let string):
-            append("<string>")
-            escaped(string)
-            append("</string>\n")
+            // `<string>$null</string>` is how property lists spell null (PropertyListEncoder's
+            // convention); a string that is "$null" gets its `$` as a character reference, which
+            // every XML reader decodes to the same text but ours tells apart from null.
+            if string.utf8.count == 5, string == Self.nullText {
+                append("<string>&#36;null</string>\n")
+            } else {
+                append("<string>")
+                escaped(string)
+                append("</string>\n")
+            }
         case .data(let data):
             append("<data>\n")
             let encoded = data.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
@@ -80,6 +91,7 @@ struct XMLPropertyListWriter {
             ISO8601.write(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), into: &bytes)
             append("</date>\n")
         case .array(let array):
+            guard path.count < maximumDepth else { throw tooDeep() }
             if array.isEmpty {
                 append("<array/>\n")
                 return
@@ -93,6 +105,7 @@ struct XMLPropertyListWriter {
             indent(depth)
             append("</array>\n")
         case .object(let object):
+            guard path.count < maximumDepth else { throw tooDeep() }
             if object.isEmpty {
                 append("<dict/>\n")
                 return
@@ -110,5 +123,12 @@ struct XMLPropertyListWriter {
             indent(depth)
             append("</dict>\n")
         }
+    }
+
+    /// The error for a container nested deeper than the limit, at the current key path.
+    func tooDeep() -> SerializationError {
+        .tooDeep(
+            limit: maximumDepth,
+            SerializationError.Location(format: "XML property list", keyPath: KeyValuePath(path)))
     }
 }
