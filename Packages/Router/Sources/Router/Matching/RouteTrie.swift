@@ -126,6 +126,7 @@ final class RouteTrie: Sendable {
         func accepts(_ entry: Int) -> Bool {
             let route = entries[entry].route
             return (route.scheme == nil || route.scheme == scheme) && (route.host == nil || route.host == host)
+                && entries[entry].admits(segments)
         }
 
         mutating func visit(_ node: Int, depth: Int, _ body: (Int) throws -> Bool) rethrows -> Bool {
