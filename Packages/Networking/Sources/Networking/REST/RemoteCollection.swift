@@ -77,7 +77,7 @@ public struct RemoteCollection<Element: Codable & Identifiable & Sendable>: Send
         if path.contains("id") {
             return try path.expand(parameters.merging(["id": segment]) { _, new in new })
         }
-        return try collectionPath() + "/" + URLTemplate.encodeSegment(segment)
+        return try collectionPath() + "/" + path.encodeSegment(segment, parameter: "id")
     }
 }
 
