@@ -108,7 +108,7 @@ extension HTTPClient {
                 limit: limit, expectsBody: outgoing.method != .head, progress: progress, uploadProgress: uploadProgress)
         }
         let body = result.receiver.data
-        if let progress, result.head.expectedContentLength == nil || request.method == .head {
+        if let progress, result.head.deliveredContentLength == nil || request.method == .head {
             progress(TransferProgress(completedBytes: Int64(body.count), totalBytes: Int64(body.count)))
         }
         guard settings.accepts(result.head.status, override: request.acceptableStatus) else {
