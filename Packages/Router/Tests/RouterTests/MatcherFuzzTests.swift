@@ -40,7 +40,7 @@ struct MatcherFuzzTests {
 
     static func isDot(_ text: Substring) -> Bool { text == "." || text == ".." }
 
-    @Test("50 000 random paths: no crash, no . or .. in a value, no %2F turned into a separator")
+    @Test("20 000 random paths: no crash, no . or .. in a value, no %2F turned into a separator")
     func randomPaths() throws {
         let routes = RouteTable()
         for pattern in ["/files/**path", "/f/:a", "/f/:a/:b(string)", "/n/:id(int)", "/x/*/:y", "/:top/**rest"] {
@@ -49,7 +49,7 @@ struct MatcherFuzzTests {
         try routes.add("/open/:v", allowing: .all) { _ in }
         var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
         var matched = 0
-        for _ in 0..<50_000 {
+        for _ in 0..<20_000 {
             let path = Self.randomPath(&generator)
             let match = routes.match(path)
             do {
@@ -74,6 +74,6 @@ struct MatcherFuzzTests {
                 }
             }
         }
-        #expect(matched > 5_000, "the generator reaches the routes often enough to test them")
+        #expect(matched > 2_000, "the generator reaches the routes often enough to test them")
     }
 }

@@ -82,7 +82,9 @@ struct RouteEntry: Sendable {
             rest = segments.map(String.init)
             // A joined value could not tell a `/` or `..` inside a segment from a separator or a
             // traversal: a route that let one through gives only the exact segments.
-            if let name = catchAll.name, segments.allSatisfy(ParameterAllowance().admits) {
+            if let name = catchAll.name,
+                !target.hasDecodedUnsafeSegment || segments.allSatisfy(ParameterAllowance().admits)
+            {
                 params[name] = rest.joined(separator: "/")
             }
         }
