@@ -138,4 +138,40 @@ struct ResumeValidatorTests {
             #expect(last.range?.hasPrefix("bytes=") == true)
         }
     }
+
+    @Test("a 206 that starts elsewhere than the partial file ends is refused, and the download starts over")
+    func anotherRange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await withServer { server throws in
+            let bytes = Data.pattern(count: Self.size)
+            let file = ServedFile(content: bytes, etag: "\"v1\"")
+            await server.serve("GET /api/files/a.bin", file)
+            let client = HTTPClient(baseURL: server.apiURL)
+            let destination = directory.url.appendingPathComponent("a.bin")
+            try await Self.interrupted(client, "files/a.bin", to: destination, file: file)
+            file.update { $0.rangeShift = 1_000 }
+            try await client.download("files/a.bin", to: destination)
+            #expect(try Data(contentsOf: destination) == bytes)
+            #expect(file.seen.withLock { $0.map { $0.range == nil } } == [true, false, true])
+        }
+    }
+
+    @Test("a resume record in the old plain-text form is not trusted: the download starts over")
+    func oldRecord() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await withServer { server throws in
+            let bytes = Data.pattern(count: Self.size)
+            let file = ServedFile(content: bytes, etag: "\"v1\"")
+            await server.serve("GET /api/files/a.bin", file)
+            let client = HTTPClient(baseURL: server.apiURL)
+            let destination = directory.url.appendingPathComponent("a.bin")
+            try Data(repeating: 0xFF, count: 5_000).write(to: URL(fileURLWithPath: destination.path + ".partial"))
+            try Data("\"v1\"".utf8).write(to: URL(fileURLWithPath: destination.path + ".partial.validator"))
+            try await client.download("files/a.bin", to: destination)
+            #expect(try Data(contentsOf: destination) == bytes)
+            #expect(file.seen.withLock { $0.map { $0.range } } == [nil])
+        }
+    }
 }

@@ -15,6 +15,8 @@ final class ServedFile: Sendable {
         /// When set, the next full (`200`) response stops after this many bytes and the
         /// connection is dropped: an interrupted download.
         var cutAfter: Int?
+        /// Added to the start of every range served: a server answering a range not asked for.
+        var rangeShift = 0
     }
 
     let state: Guarded<State>
@@ -45,8 +47,8 @@ final class ServedFile: Sendable {
         if let etag = current.etag { headers.addValue(etag, for: HTTPHeader("ETag")) }
         if let lastModified = current.lastModified { headers.addValue(lastModified, for: HTTPHeader("Last-Modified")) }
         let size = current.content.count
-        if let range, range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()),
-            start < size
+        if let range, range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let asked = Int(range.dropFirst(6).dropLast()), case let start = asked + current.rangeShift, start < size
         {
             headers.addValue("bytes \(start)-\(size - 1)/\(size)", for: HTTPHeader("Content-Range"))
             return FlyingFox.HTTPResponse(
