@@ -93,7 +93,7 @@ struct RemoteCollectionTests {
     func templates() throws {
         let template: URLTemplate = "/users/:user/notes/:id"
         #expect(template.parameterNames == ["user", "id"])
-        #expect(try template.expand(["user": "a/b c", "id": "5"]) == "users/a%2Fb%20c/notes/5")
+        #expect(try template.expand(["user": "a b+c", "id": "5"]) == "users/a%20b%2Bc/notes/5")
         let error = #expect(throws: RemoteError.self) { try template.expand(["user": "1"]) }
         #expect(error?.message == "The URL template \"/users/:user/notes/:id\" needs a value for \":id\".")
     }

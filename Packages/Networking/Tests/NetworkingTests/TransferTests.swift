@@ -47,36 +47,7 @@ struct TransferTests {
         }
     }
 
-    @Test("an interrupted download resumes with Range and If-Range and completes the file")
-    func resume() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let source = directory.url.appendingPathComponent("source.bin")
-        let bytes = Data.pattern(count: 1_000_000)
-        try bytes.write(to: source)
-        try await withServer { server throws in
-            await server.file("GET,HEAD /api/files/resume.bin", at: source)
-            let client = HTTPClient(baseURL: server.apiURL)
-            let destination = directory.url.appendingPathComponent("resume.bin")
-            // A first download learns the validator; then pretend it was cut off after 400 000 bytes.
-            try await client.download("files/resume.bin", to: destination)
-            let etag = try await client.head("files/resume.bin").headers["ETag"]
-            try bytes.prefix(400_000).write(to: URL(fileURLWithPath: destination.path + ".partial"))
-            try Data((etag ?? "").utf8).write(to: URL(fileURLWithPath: destination.path + ".partial.validator"))
-            try FileManager.default.removeItem(at: destination)
-
-            let fractions = Guarded<[Double]>([])
-            try await client.download("files/resume.bin", to: destination) { progress in
-                fractions.withLock { $0.append(progress.fractionCompleted) }
-            }
-            #expect(try Data(contentsOf: destination) == bytes)
-            let last = try #require(server.requests.last)
-            #expect(last.header("Range") == "bytes=400000-")
-            #expect(last.header("If-Range") == etag)
-            #expect(fractions.withLock { $0.first } == 0.4)
-            #expect(fractions.withLock { $0.last } == 1)
-        }
-    }
+    // Resuming is tested in ResumeValidatorTests, with downloads the server really cuts off.
 
     @Test("a partial file without a validator is not trusted: the download starts over")
     func noValidatorStartsOver() async throws {

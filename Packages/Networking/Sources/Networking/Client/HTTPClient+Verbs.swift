@@ -108,7 +108,7 @@ extension HTTPClient {
                 limit: limit, expectsBody: outgoing.method != .head, progress: progress, uploadProgress: uploadProgress)
         }
         let body = result.receiver.data
-        if let progress, result.head.expectedContentLength == nil || request.method == .head {
+        if let progress, result.head.deliveredContentLength == nil || request.method == .head {
             progress(TransferProgress(completedBytes: Int64(body.count), totalBytes: Int64(body.count)))
         }
         guard settings.accepts(result.head.status, override: request.acceptableStatus) else {
@@ -122,8 +122,16 @@ extension HTTPClient {
     }
 
     /// Joins an identical GET already in flight, or starts one others may join.
+    ///
+    /// Identical means the same request *from the same caller*: the key is what would go on the
+    /// wire — the resolved URL and every header after the client's session headers and the
+    /// auth are applied — so after a user switch (new token, cookie or session header) a
+    /// request never receives the previous user's response.
     private func sharedGET(_ request: HTTPRequest, settings: Settings) async throws -> HTTPResponse {
-        let key = "\(request.path)?\(request.query.map { "\($0.0)=\($0.1)" })|\(request.headers)"
+        let prepared = try await prepare(request, settings: settings).request
+        var key = prepared.url.absoluteString
+        for field in prepared.headers { key += "\n\(field.name.lowercased()): \(field.value)" }
+        if let acceptable = request.acceptableStatus { key += "\n\(acceptable.sorted())" }
         let task = inFlightGETs.withLock { tasks -> Task<HTTPResponse, any Error> in
             if let running = tasks[key] { return running }
             let task = Task { try await self.buffered(request, settings: settings) }

@@ -2,19 +2,38 @@ import Foundation
 
 /// Logs each request and response, with credentials redacted.
 ///
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` values print as
-/// `<redacted>`, so logs can be shared without leaking sessions or tokens.
+/// A header's value is printed only when its name is in ``shownHeaders`` — by default the
+/// headers a redirect may carry to another origin (``RedirectPolicy/defaultHeadersSafeToForward``)
+/// and the standard response headers — so a session header such as `X-API-Key` is redacted by
+/// the same rule that keeps it from crossing origins. `Authorization`, `Proxy-Authorization`,
+/// `Cookie` and `Set-Cookie` print as `<redacted>` whatever the list says, so logs can be
+/// shared without leaking sessions or tokens.
 public struct LoggingInterceptor: HTTPInterceptor {
     /// The headers whose values never reach the log.
     public static let sensitiveHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
+    /// The headers whose values are logged by default: those a redirect forwards across
+    /// origins, and the standard response headers that carry no credentials.
+    public static let defaultShownHeaders: Set<String> = RedirectPolicy.defaultHeadersSafeToForward.union([
+        "Accept-Ranges", "Age", "Allow", "Connection", "Content-Disposition", "Content-Range", "Date", "ETag",
+        "Expires", "Keep-Alive", "Last-Modified", "Location", "Retry-After", "Server", "Transfer-Encoding", "Vary",
+        "WWW-Authenticate",
+    ])
+
+    /// The header names (any case) whose values are logged; every other value is redacted.
+    /// Give it the same additions you give ``RedirectPolicy/headersSafeToForward``.
+    public var shownHeaders: Set<String>
     /// Whether header lines are logged, not only the request and status lines.
     public var includesHeaders: Bool
     private let write: @Sendable (String) -> Void
 
     /// A logger that passes each entry to `write` (standard output by default).
-    public init(includesHeaders: Bool = true, write: @escaping @Sendable (String) -> Void = { print($0) }) {
+    public init(
+        includesHeaders: Bool = true, shownHeaders: Set<String> = LoggingInterceptor.defaultShownHeaders,
+        write: @escaping @Sendable (String) -> Void = { print($0) }
+    ) {
         self.includesHeaders = includesHeaders
+        self.shownHeaders = shownHeaders
         self.write = write
     }
 
@@ -36,16 +55,19 @@ public struct LoggingInterceptor: HTTPInterceptor {
         write("✗ \(request.method) \(request.url.absoluteString): \(error.localizedDescription)")
     }
 
-    /// The headers as indented lines, sensitive values redacted.
-    public static func redacted(_ headers: HTTPHeaders) -> [String] {
+    /// The headers as `Name: value` lines, every value not in `shown` (or in
+    /// ``sensitiveHeaders``) redacted.
+    public static func redacted(_ headers: HTTPHeaders, shown: Set<String> = defaultShownHeaders) -> [String] {
         headers.map { field in
-            let value = sensitiveHeaders.contains(field.name.lowercased()) ? "<redacted>" : field.value
-            return "\(field.name): \(value)"
+            let visible =
+                !sensitiveHeaders.contains(field.name.lowercased())
+                && shown.contains { ASCII.equalsIgnoringCase($0, field.name) }
+            return "\(field.name): \(visible ? field.value : "<redacted>")"
         }
     }
 
     private func headerLines(_ headers: HTTPHeaders) -> String {
         guard includesHeaders, !headers.isEmpty else { return "" }
-        return Self.redacted(headers).map { "\n    \($0)" }.joined()
+        return Self.redacted(headers, shown: shownHeaders).map { "\n    \($0)" }.joined()
     }
 }

@@ -39,6 +39,9 @@ public struct RemoteCollection<Element: Codable & Identifiable & Sendable>: Send
     }
 
     /// One model: `GET path/id`.
+    ///
+    /// - Throws: ``RemoteError/invalidSegment(_:parameter:template:problem:)`` before sending
+    ///   anything when the id is empty, `.` or `..`, or holds `/` or a control character.
     public func fetch(id: Element.ID) async throws -> Element {
         guard let member = try memberPath(for: id) else { throw RemoteError.missingID(path: try collectionPath()) }
         return try await client.get(member)
@@ -63,6 +66,10 @@ public struct RemoteCollection<Element: Codable & Identifiable & Sendable>: Send
     }
 
     /// Deletes the model with `id`: `DELETE path/id`.
+    ///
+    /// - Throws: ``RemoteError/invalidSegment(_:parameter:template:problem:)`` before sending
+    ///   anything when the id is empty, `.` or `..`, or holds `/` or a control character — so
+    ///   `destroy(id: "..")` never deletes the parent resource.
     public func destroy(id: Element.ID) async throws {
         guard let member = try memberPath(for: id) else { throw RemoteError.missingID(path: try collectionPath()) }
         try await mappingValidation { try await client.delete(member) }
@@ -77,7 +84,7 @@ public struct RemoteCollection<Element: Codable & Identifiable & Sendable>: Send
         if path.contains("id") {
             return try path.expand(parameters.merging(["id": segment]) { _, new in new })
         }
-        return try collectionPath() + "/" + URLTemplate.encodeSegment(segment)
+        return try collectionPath() + "/" + path.encodeSegment(segment, parameter: "id")
     }
 }
 

@@ -9,6 +9,9 @@ public enum RemoteError: AppError {
     case missingParameter(String, template: String)
     /// The model has no id yet, so it has no URL to update or destroy.
     case missingID(path: String)
+    /// A value (an id, or another template parameter) cannot be one path segment: it is empty,
+    /// `.` or `..`, or holds `/` or a control character. Nothing was sent.
+    case invalidSegment(String, parameter: String, template: String, problem: SegmentProblem)
 
     /// What went wrong, naming the fields, the parameter or the path.
     public var message: String {
@@ -19,6 +22,9 @@ public enum RemoteError: AppError {
             "The URL template \"\(template)\" needs a value for \":\(name)\"."
         case .missingID(let path):
             "The model at \"\(path)\" has no id yet; save it before updating or destroying it."
+        case .invalidSegment(let value, let parameter, let template, let problem):
+            "The value \(value.debugDescription) for \":\(parameter)\" in the URL template \"\(template)\" "
+                + "cannot be a path segment: \(problem)."
         }
     }
 

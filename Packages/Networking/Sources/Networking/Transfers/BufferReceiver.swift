@@ -29,14 +29,16 @@ final class BufferReceiver: ResponseReceiver, @unchecked Sendable {
             lock.withLock { _head = head }
             return
         }
-        if let length = head.expectedContentLength, length > limit {
+        // Only a length that counts the delivered bytes is checked up front; a decoded body,
+        // or one without Content-Length (chunked), is checked as its chunks arrive.
+        if let length = head.deliveredContentLength, length > limit {
             throw HTTPClientError.responseTooLarge(limit: limit, url: head.url)
         }
         lock.withLock {
             _head = head
-            if let length = head.expectedContentLength, length > 0 { _data.reserveCapacity(Int(length)) }
+            if let length = head.deliveredContentLength, length > 0 { _data.reserveCapacity(Int(length)) }
         }
-        progress?(TransferProgress(completedBytes: 0, totalBytes: head.expectedContentLength))
+        progress?(TransferProgress(completedBytes: 0, totalBytes: head.deliveredContentLength))
     }
 
     func receive(_ chunk: Data) throws {
@@ -47,7 +49,7 @@ final class BufferReceiver: ResponseReceiver, @unchecked Sendable {
             _data.append(chunk)
             return (_data.count, _head)
         }
-        progress?(TransferProgress(completedBytes: Int64(count), totalBytes: head?.expectedContentLength))
+        progress?(TransferProgress(completedBytes: Int64(count), totalBytes: head?.deliveredContentLength))
     }
 
     func sent(_ bytes: Int64, of total: Int64?) {

@@ -6,9 +6,15 @@ extension HTTPClient {
     /// The body streams to `destination` + `.partial` beside it. The status is checked
     /// **before** anything is written — an error page is never saved as the file — and the size
     /// is checked against `Content-Length` before the file is moved into place, replacing any
-    /// file there. When a `.partial` file is left from an interrupted download and the server
-    /// supports ranges, the download resumes with `Range` (and `If-Range`, so a changed file
-    /// starts over).
+    /// file there (a body the transport decoded from gzip or the like has no length to check:
+    /// its `Content-Length` counts the encoded bytes, see ``ResponseHead/isContentDecoded``).
+    ///
+    /// When a `.partial` file is left from an interrupted download of the **same URL** and its
+    /// response had a strong validator (an `ETag` that is not weak, or a `Last-Modified` at least
+    /// 60 s older than the response's `Date`), the download resumes with `Range` and `If-Range`.
+    /// A partial file from another URL, another version (a `206` whose validator differs, from a
+    /// server that ignored `If-Range`) or another range is discarded and the download starts
+    /// over: bytes of two files are never spliced. A decoded body is never resumed.
     ///
     /// - Parameters:
     ///   - path: the file's path, relative to the base URL.
@@ -30,17 +36,30 @@ extension HTTPClient {
         var restarts = 0
         while true {
             var request = HTTPRequest(method: .get, path: path, query: query, headers: headers)
-            let offset = partial.resumableOffset()
-            if offset > 0, let validator = partial.validator {
-                request.headers["Range"] = "bytes=\(offset)-"
-                request.headers["If-Range"] = validator
+            let sourceURL = try URLResolution.url(
+                base: baseURL, directory: baseDirectory, path: request.path, query: request.query)
+            let resume = partial.resumePoint(for: sourceURL)
+            if let resume {
+                request.headers["Range"] = "bytes=\(resume.offset)-"
+                request.headers["If-Range"] = resume.validator
             }
+            let offset = resume?.offset ?? 0
             let settings = self.settings.current
             let acceptable: @Sendable (HTTPStatus) -> Bool = { [request] in
                 settings.accepts($0, override: request.acceptableStatus)
             }
-            let result = try await exchange(request, settings: settings) { _ in
-                try FileReceiver(partial: partial, acceptable: acceptable, progress: progress)
+            let result: Exchanged<FileReceiver>
+            do {
+                result = try await exchange(request, settings: settings) { _ in
+                    try FileReceiver(
+                        partial: partial, sourceURL: sourceURL, resume: resume, acceptable: acceptable,
+                        progress: progress)
+                }
+            } catch HTTPClientError.transport(_, let underlying) where underlying is ResumeMismatch && restarts < 3 {
+                // The server sent a range of another version (it ignored If-Range): start over.
+                partial.discard()
+                restarts += 1
+                continue
             }
             let receiver = result.receiver
             try receiver.close()
@@ -63,7 +82,7 @@ extension HTTPClient {
                 restarts += 1
                 continue
             }
-            if !resumable { partial.discardValidator() }
+            if !resumable { partial.discardRecord() }
             return try partial.moveIntoPlace()
         }
     }

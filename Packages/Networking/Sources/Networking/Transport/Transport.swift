@@ -8,17 +8,41 @@ public struct ResponseHead: Sendable {
     public var headers: HTTPHeaders
     /// The URL that produced this response.
     public var url: URL
+    /// Whether the transport undid the `Content-Encoding` (gzip, deflate, br) before handing
+    /// the body on, as URLSession does.
+    ///
+    /// `Content-Length` and byte ranges then count the encoded bytes, not the ones delivered:
+    /// they say nothing about the body's length, and a partial body cannot be resumed.
+    public var isContentDecoded: Bool
 
     /// A head from its parts.
-    public init(status: HTTPStatus, headers: HTTPHeaders, url: URL) {
+    public init(status: HTTPStatus, headers: HTTPHeaders, url: URL, isContentDecoded: Bool = false) {
         self.status = status
         self.headers = headers
         self.url = url
+        self.isContentDecoded = isContentDecoded
     }
 
     /// The `Content-Length` header, when present and valid.
+    ///
+    /// For a body the transport decoded (``isContentDecoded``) this is the encoded length:
+    /// use ``deliveredContentLength`` for the bytes that will arrive.
     public var expectedContentLength: Int64? {
         headers["Content-Length"].flatMap { Int64(ASCII.trimmingWhitespace($0)) }
+    }
+
+    /// How many body bytes the receiver will be handed, when the server promised it: the
+    /// `Content-Length`, unless the transport decodes the body, which makes it unknown.
+    public var deliveredContentLength: Int64? {
+        isContentDecoded ? nil : expectedContentLength
+    }
+
+    /// Whether `Content-Encoding` names a coding other than `identity`.
+    var hasContentCoding: Bool {
+        guard let coding = headers["Content-Encoding"] else { return false }
+        return coding.split(separator: ",").contains {
+            !ASCII.equalsIgnoringCase(String(ASCII.trimmingWhitespace($0)), "identity")
+        }
     }
 }
 

@@ -44,7 +44,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         for (name, value) in http.allHeaderFields {
             headers.add(name.base as? String ?? String(describing: name), value as? String ?? String(describing: value))
         }
-        let head = ResponseHead(status: HTTPStatus(http.statusCode), headers: headers, url: url)
+        var head = ResponseHead(status: HTTPStatus(http.statusCode), headers: headers, url: url)
+        // URLSession (libcurl on Linux) decodes every content coding it accepts, and fails the
+        // task on one it does not know, so a coded body always arrives decoded.
+        head.isContentDecoded = head.hasContentCoding
         switch exchange.deliver({ try $0.receive(head: head) }) {
         case .delivered:
             completionHandler(.allow)

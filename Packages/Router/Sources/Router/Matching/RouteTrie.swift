@@ -96,7 +96,7 @@ final class RouteTrie: Sendable {
                     try target.foldedSegments.withUnsafeBufferPointer { folded in
                         var search = Search(
                             nodes: nodes, entries: entries, segments: segments, folded: folded, scheme: target.scheme,
-                            host: target.host)
+                            host: target.host, checksAllowance: target.hasDecodedUnsafeSegment)
                         return try search.visit(0, depth: 0, body)
                     }
                 }
@@ -122,10 +122,13 @@ final class RouteTrie: Sendable {
         let folded: UnsafeBufferPointer<Substring>
         let scheme: String?
         let host: String?
+        /// Whether a segment decoded to something a parameter holds only when its route allows it.
+        let checksAllowance: Bool
 
         func accepts(_ entry: Int) -> Bool {
             let route = entries[entry].route
             return (route.scheme == nil || route.scheme == scheme) && (route.host == nil || route.host == host)
+                && (!checksAllowance || entries[entry].admits(segments))
         }
 
         mutating func visit(_ node: Int, depth: Int, _ body: (Int) throws -> Bool) rethrows -> Bool {

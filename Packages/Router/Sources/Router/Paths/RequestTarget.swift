@@ -20,6 +20,10 @@ struct RequestTarget {
     let foldedSegments: [Substring]
     /// False when the path has an empty segment: it then matches no route.
     let isMatchable: Bool
+    /// Whether some segment decoded to `.` or `..` or to text holding `/`: only then must the
+    /// matcher check what routes allow their parameters (see ``ParameterAllowance``). A segment
+    /// without escapes can be neither, since raw dot segments are refused and `/` splits.
+    let hasDecodedUnsafeSegment: Bool
     /// The raw query, without `?`.
     let query: Substring?
     /// The raw fragment, without `#`.
@@ -71,8 +75,11 @@ struct RequestTarget {
         self.query = layout.query.map(slice)
         self.fragment = layout.fragment.map(slice)
         var matchable = true
-        self.segments = try Self.split(pathText, pathRange, input: input, options: options, matchable: &matchable)
+        var decodedUnsafe = false
+        self.segments = try Self.split(
+            pathText, pathRange, input: input, options: options, matchable: &matchable, decodedUnsafe: &decodedUnsafe)
         self.isMatchable = matchable
+        self.hasDecodedUnsafeSegment = decodedUnsafe
         self.foldedSegments = options.caseInsensitive ? segments.map { Substring($0.lowercased()) } : segments
     }
 
@@ -134,7 +141,8 @@ struct RequestTarget {
 
     /// Splits an absolute path (`range` of `text`, empty meaning `/`) into decoded segments.
     private static func split(
-        _ text: String, _ range: Range<Int>, input: String, options: RouteOptions, matchable: inout Bool
+        _ text: String, _ range: Range<Int>, input: String, options: RouteOptions, matchable: inout Bool,
+        decodedUnsafe: inout Bool
     ) throws(RouteError) -> [Substring] {
         let limit = options.limits.maximumSegments
         let result = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<[Substring], RouteError> in
@@ -178,6 +186,7 @@ struct RequestTarget {
                     switch PercentCoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<stop])) {
                     case .text(let decoded):
                         if decoded.utf8.contains(0) { return .failure(.invalidPath(path: input, problem: .nulByte)) }
+                        if !ParameterAllowance().admits(decoded[...]) { decodedUnsafe = true }
                         segments.append(decoded[...])
                     case .invalid(let offset):
                         let position = start - range.lowerBound + offset

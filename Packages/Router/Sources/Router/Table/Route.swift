@@ -14,6 +14,8 @@ public struct Route: Sendable, Hashable, CustomStringConvertible {
     public let parameterNames: [String]
     /// Whether the route builds a destination for a ``Navigator`` rather than running a handler.
     public let hasDestination: Bool
+    /// What its parameters may contain beyond an ordinary segment; empty unless the route opted in.
+    public let allowance: ParameterAllowance
 
     /// `"myapp://example.com/notes/:id (note)"`-style summary.
     public var description: String {

@@ -23,6 +23,10 @@ struct RouteEntry: Sendable {
     private let captures: [(name: String, index: Int)]
     /// The index of the `**` segment and its name, if the pattern ends in one.
     private let catchAll: (index: Int, name: String?)?
+    /// The segment indices whose values the route's allowance must admit: its parameters, and
+    /// from `guardedRest` on, the segments of a named catch-all. Empty when nothing is checked.
+    private let guardedIndices: [Int]
+    private let guardedRest: Int?
 
     init(route: Route, pattern: RoutePattern, action: RouteAction) {
         self.route = route
@@ -39,6 +43,20 @@ struct RouteEntry: Sendable {
         }
         self.captures = captures
         self.catchAll = catchAll
+        let allowance = route.allowance
+        self.guardedIndices = allowance == .all ? [] : captures.map(\.index)
+        self.guardedRest = allowance == .all ? nil : catchAll.flatMap { $0.name == nil ? nil : $0.index }
+    }
+
+    /// Whether the decoded segments of a path this pattern matched hold only what the route's
+    /// allowance lets its parameters hold (see ``ParameterAllowance``).
+    func admits(_ segments: UnsafeBufferPointer<Substring>) -> Bool {
+        let allowance = route.allowance
+        for index in guardedIndices where !allowance.admits(segments[index]) { return false }
+        if let guardedRest, guardedRest < segments.count {
+            for index in guardedRest..<segments.count where !allowance.admits(segments[index]) { return false }
+        }
+        return true
     }
 
     /// Two entries conflict when their keys are equal.
@@ -60,8 +78,15 @@ struct RouteEntry: Sendable {
             params[capture.name] = String(target.segments[capture.index])
         }
         if let catchAll {
-            rest = target.segments[catchAll.index...].map(String.init)
-            if let name = catchAll.name { params[name] = rest.joined(separator: "/") }
+            let segments = target.segments[catchAll.index...]
+            rest = segments.map(String.init)
+            // A joined value could not tell a `/` or `..` inside a segment from a separator or a
+            // traversal: a route that let one through gives only the exact segments.
+            if let name = catchAll.name,
+                !target.hasDecodedUnsafeSegment || segments.allSatisfy(ParameterAllowance().admits)
+            {
+                params[name] = rest.joined(separator: "/")
+            }
         }
         return RouteMatch(
             route: route, url: target.input, scheme: target.scheme, host: target.host, params: params,

@@ -11,36 +11,41 @@ public struct RouteGroup: Sendable {
         self.prefix = prefix
     }
 
-    /// Registers a handler for `prefix + pattern`; see ``RouteTable/add(_:name:scheme:host:replacing:handler:)``.
+    /// Registers a handler for `prefix + pattern`; see ``RouteTable/add(_:name:scheme:host:replacing:allowing:handler:)``.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func add(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        handler: @escaping @Sendable (RouteMatch) throws -> Void
+        allowing allowance: ParameterAllowance = [], handler: @escaping @Sendable (RouteMatch) throws -> Void
     ) throws -> Route {
-        try table.add(join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, handler: handler)
+        try table.add(
+            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, allowing: allowance,
+            handler: handler)
     }
 
-    /// Registers a deciding handler for `prefix + pattern`; see ``RouteTable/addDeciding(_:name:scheme:host:replacing:handler:)``.
+    /// Registers a deciding handler for `prefix + pattern`; see ``RouteTable/addDeciding(_:name:scheme:host:replacing:allowing:handler:)``.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func addDeciding(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
+        allowing allowance: ParameterAllowance = [], handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
     ) throws -> Route {
         try table.addDeciding(
-            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, handler: handler)
+            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, allowing: allowance,
+            handler: handler)
     }
 
-    /// Registers a destination route for `prefix + pattern`; see ``RouteTable/addDestination(_:name:scheme:host:replacing:presentation:build:)``.
+    /// Registers a destination route for `prefix + pattern`; see ``RouteTable/addDestination(_:name:scheme:host:replacing:allowing:presentation:build:)``.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func addDestination(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        presentation: Presentation = .push, build: @escaping @Sendable (RouteMatch) throws -> (any Sendable)?
+        allowing allowance: ParameterAllowance = [], presentation: Presentation = .push,
+        build: @escaping @Sendable (RouteMatch) throws -> (any Sendable)?
     ) throws -> Route {
         try table.addDestination(
-            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, presentation: presentation,
+            join(pattern), name: name, scheme: scheme, host: host, replacing: replacing, allowing: allowance,
+            presentation: presentation,
             build: build)
     }
 

@@ -35,15 +35,20 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
+    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - handler: Runs when navigation picks this route.
     /// - Returns: The registered route.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func add(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        handler: @escaping @Sendable (RouteMatch) throws -> Void
+        allowing allowance: ParameterAllowance = [], handler: @escaping @Sendable (RouteMatch) throws -> Void
     ) throws -> Route {
-        try register(pattern, name: name, scheme: scheme, host: host, replacing: replacing, destination: false) {
+        try register(
+            pattern, name: name, scheme: scheme, host: host, replacing: replacing, allowance: allowance,
+            destination: false
+        ) {
             .handler { match in
                 try handler(match)
                 return .handled
@@ -68,15 +73,20 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
+    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - handler: Decides, when navigation reaches this route, whether it handles the match or declines it.
     /// - Returns: The registered route.
     /// - Throws: ``RouteError/malformedPattern(pattern:position:problem:)`` or ``RouteError/conflict(pattern:existing:)``.
     @discardableResult
     public func addDeciding(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
+        allowing allowance: ParameterAllowance = [], handler: @escaping @Sendable (RouteMatch) throws -> RouteDecision
     ) throws -> Route {
-        try register(pattern, name: name, scheme: scheme, host: host, replacing: replacing, destination: false) {
+        try register(
+            pattern, name: name, scheme: scheme, host: host, replacing: replacing, allowance: allowance,
+            destination: false
+        ) {
             .handler(handler)
         }
     }
@@ -90,6 +100,8 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
+    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - presentation: How ``navigate(to:data:using:)`` hands the destination to the navigator.
     ///   - build: Builds the destination from the match; nil declines it.
     /// - Returns: The registered route.
@@ -97,9 +109,13 @@ public final class RouteTable: @unchecked Sendable {
     @discardableResult
     public func addDestination(
         _ pattern: String, name: String? = nil, scheme: String? = nil, host: String? = nil, replacing: Bool = false,
-        presentation: Presentation = .push, build: @escaping @Sendable (RouteMatch) throws -> (any Sendable)?
+        allowing allowance: ParameterAllowance = [], presentation: Presentation = .push,
+        build: @escaping @Sendable (RouteMatch) throws -> (any Sendable)?
     ) throws -> Route {
-        try register(pattern, name: name, scheme: scheme, host: host, replacing: replacing, destination: true) {
+        try register(
+            pattern, name: name, scheme: scheme, host: host, replacing: replacing, allowance: allowance,
+            destination: true
+        ) {
             .destination(presentation, build)
         }
     }
@@ -145,14 +161,14 @@ public final class RouteTable: @unchecked Sendable {
     // MARK: - Internals
 
     func register(
-        _ pattern: String, name: String?, scheme: String?, host: String?, replacing: Bool, destination: Bool,
-        action: () -> RouteAction
+        _ pattern: String, name: String?, scheme: String?, host: String?, replacing: Bool,
+        allowance: ParameterAllowance, destination: Bool, action: () -> RouteAction
     ) throws(RouteError) -> Route {
         let parsed = try RoutePattern(pattern, caseInsensitive: options.caseInsensitive)
         return try withLock { () throws(RouteError) -> Route in
             let route = Route(
                 id: nextID, pattern: pattern, name: name, scheme: scheme?.lowercased(), host: host?.lowercased(),
-                parameterNames: parsed.parameterNames, hasDestination: destination)
+                parameterNames: parsed.parameterNames, hasDestination: destination, allowance: allowance)
             let entry = RouteEntry(route: route, pattern: parsed, action: action())
             if let existing = keys[entry.conflictKey] {
                 guard replacing else { throw .conflict(pattern: pattern, existing: entries[existing].route.pattern) }
