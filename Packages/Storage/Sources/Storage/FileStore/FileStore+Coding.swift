@@ -26,7 +26,8 @@ extension FileStore {
     /// - Throws: ``StorageError/notFound(_:)`` when nothing is stored;
     ///   ``StorageError/newerVersion(_:underlying:)`` for a file from a newer app (left in place);
     ///   ``StorageError/corrupt(_:movedTo:underlying:)`` when the file does not decode (moved
-    ///   aside unless ``corruptionPolicy`` says otherwise).
+    ///   aside unless ``corruptionPolicy`` says otherwise), and again, instead of `notFound`,
+    ///   while that moved file awaits the app's decision (see ``quarantinedFile(for:)``).
     public func load<Value: Decodable>(
         _ type: Value.Type, from key: String, using serializer: Serializer? = nil
     )
@@ -34,7 +35,16 @@ extension FileStore {
     {
         let url = try url(for: key)
         let identity = FileIdentity.of(url)
-        let data = try Self.read(url)
+        let data: Data
+        do {
+            data = try Self.read(url)
+        } catch .notFound {
+            // Only a missing file pays for looking: a moved-aside one must not read as "nothing saved".
+            guard let moved = Self.pendingQuarantines(of: url).last else { throw .notFound(url) }
+            throw Self.undecided(url, movedTo: moved) { data in
+                _ = try Codec.decode(type, from: data, at: url, using: serializer)
+            }
+        }
         do {
             return try Codec.decode(type, from: data, at: url, using: serializer)
         } catch {

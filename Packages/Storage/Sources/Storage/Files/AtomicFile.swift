@@ -162,6 +162,16 @@ enum AtomicFile {
         return fsync(descriptor)
     }
 
+    /// Whether `url` is a symbolic link (dangling or not).
+    static func isLink(_ url: URL) -> Bool {
+        var info = stat()
+        let result = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return lstat(path, &info)
+        }
+        return result == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
     static func unlink(path url: URL) {
         _ = url.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
