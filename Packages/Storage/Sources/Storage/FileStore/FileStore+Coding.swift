@@ -57,7 +57,7 @@ extension FileStore {
     func quarantine(_ url: URL, readAs identity: FileIdentity?, failure: any Error, lockHeld: Bool) -> StorageError {
         if let error = failure as? StorageError {
             switch error {
-            case .newerVersion, .unknownFormat, .notFound, .unreadable: return error
+            case .newerVersion, .unknownFormat, .notFound, .unreadable, .unrecognized: return error
             default: break
             }
         }

@@ -214,7 +214,28 @@ public actor Persisted<Value: Codable & Sendable>: Observable {
                     KeyLevelMerge.merge(saved: saved, defaults: defaults)
                 }
         }
-        return try Codec.decode(Value.self, from: merged)
+        let value: Value = try Codec.decode(Value.self, from: merged)
+        try checkRecognized(saved, decodedAs: value, defaults: defaults, at: url)
+        return value
+    }
+
+    /// Throws ``StorageError/unrecognized(_:keys:)`` when none of the saved object's keys is one
+    /// the model knows — the defaults' keys, or the keys the decoded value encodes to (which also
+    /// covers dictionaries, whose keys are data). Such a file decoded only thanks to the
+    /// defaults; an empty object, or one sharing a single key, is the app's own.
+    private static func checkRecognized(
+        _ saved: KeyValue, decodedAs value: Value, defaults: KeyValue?, at url: URL
+    )
+        throws
+    {
+        guard case .object(let object) = saved else { return }
+        var keys = Set(object.keys)
+        if let versioned = Value.self as? any Versioned.Type { keys.remove(versioned.versionKey) }
+        if keys.isEmpty { return }
+        if case .object(let known)? = defaults, !keys.isDisjoint(with: known.keys) { return }
+        // Only a file that shares no key with the defaults pays for encoding the value again.
+        if case .object(let encoded) = try Codec.tree(encoding: value), !keys.isDisjoint(with: encoded.keys) { return }
+        throw StorageError.unrecognized(url, keys: keys.sorted())
     }
 
     private static func locked<T>(_ url: URL, _ body: () throws(StorageError) -> T) throws(StorageError) -> T {
