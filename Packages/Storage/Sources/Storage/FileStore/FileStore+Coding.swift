@@ -17,7 +17,6 @@ extension FileStore {
     {
         let url = try url(for: key)
         let data = try Codec.encode(value, for: url, using: serializer)
-        try Self.createFolder(url.deletingLastPathComponent())
         try AtomicFile.write(data, to: url, durability: durability, attributes: attributes)
     }
 
