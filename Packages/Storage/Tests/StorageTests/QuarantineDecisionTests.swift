@@ -133,4 +133,20 @@ struct QuarantineDecisionTests {
         try store.restoreQuarantined("settings.json")
         #expect(await (try Self.launch(store)).value.theme == "readable")
     }
+
+    @Test("a record collection whose file was moved aside refuses reads and writes until the app decides")
+    func records() async throws {
+        let temporary = try TemporaryFolder()
+        let store = try temporary.store()
+        try temporary.write(Self.damaged, to: "notes.json")
+        let notes = try RecordStore<Note>(file: "notes.json", in: store)
+        let first = await #expect(throws: StorageError.self) { _ = try await notes.fetchAll() }
+        let moved = try #require(Self.movedFile(first))
+        let again = await #expect(throws: StorageError.self) { try await notes.insert(Note(id: 1, title: "new")) }
+        #expect(Self.movedFile(again) == moved)
+        #expect(!store.exists("notes.json"))
+        try store.startFresh("notes.json")
+        try await notes.insert(Note(id: 1, title: "new"))
+        #expect(try await notes.count() == 1)
+    }
 }
