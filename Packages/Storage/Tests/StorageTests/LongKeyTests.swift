@@ -38,6 +38,10 @@ struct LongKeyTests {
             return
         }
         #expect(String(decoding: try Data(contentsOf: moved), as: UTF8.self) == "{ damaged")
+        #expect(try store.quarantinedFile(for: key) == moved)
+        try store.startFresh(key)
+        #expect(try store.quarantinedFile(for: key) == nil)
+        #expect(temporary.allFiles().contains { $0.hasSuffix(".kept") })
         try store.remove(key)
         #expect(!store.exists(key))
     }

@@ -112,9 +112,10 @@ struct PersistedTests {
         #expect(try temporary.read(movedTo.lastPathComponent) == #"{"theme": "dark", "fontSi"#)
         #expect(!store.exists("settings.json"))
         // The app may now start over from defaults; the damaged file stays for recovery.
+        try store.startFresh("settings.json")
         let fresh = try await Persisted<SettingsV1>(file: "settings.json", in: store, defaults: SettingsV1())
         try await fresh.update { $0.fontSize = 15 }
-        #expect(try temporary.read(movedTo.lastPathComponent) == #"{"theme": "dark", "fontSi"#)
+        #expect(try temporary.read(movedTo.lastPathComponent + ".kept") == #"{"theme": "dark", "fontSi"#)
     }
 
     @Test("refuses a save file from a newer app version and leaves it untouched")

@@ -55,7 +55,10 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     ///     no journal.
     ///   - middleware: Middleware around every command, outermost first.
     /// - Throws: ``AppCoreError/loadFailed(file:underlying:)`` when a saved model exists but
-    ///   cannot be read (it is never replaced by `model`), or a storage error for the folder.
+    ///   cannot be read (it is never replaced by `model`), or a storage error for the folder. A
+    ///   model file moved aside as corrupt fails every launch the same way
+    ///   (`StorageError.corrupt` naming the moved file) until the app calls
+    ///   `fileStore.restoreQuarantined(_:)` or `fileStore.startFresh(_:)`.
     public init(
         model: Model, persistence: Persistence = .none, bus: Bus = Bus(), router: RouteTable = RouteTable(),
         http: HTTPClient? = nil, undoLimit: Int = 100, journalLimit: Int = 0,
@@ -69,12 +72,12 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
             modelFile = nil
         case .file(let name, let folder, let app):
             let files = try FileStore(folder: folder, app: app ?? ProcessInfo.processInfo.processName)
-            if files.exists(name) {
-                do {
-                    initial = try files.load(Model.self, from: name)
-                } catch {
-                    throw AppCoreError.loadFailed(file: name, underlying: error)
-                }
+            // loadIfPresent, not exists + load: a save file moved aside as corrupt by an earlier
+            // launch keeps failing the load until the app restores it or starts fresh.
+            do {
+                initial = try files.loadIfPresent(Model.self, from: name) ?? model
+            } catch {
+                throw AppCoreError.loadFailed(file: name, underlying: error)
             }
             fileStore = files
             modelFile = name

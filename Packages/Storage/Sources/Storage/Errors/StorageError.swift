@@ -27,6 +27,10 @@ public enum StorageError: AppError {
     /// The file was written by a newer version of the app than this one understands; it was
     /// left untouched.
     case newerVersion(URL, underlying: any Error)
+    /// The file decodes, but none of its top-level `keys` is one the model knows: it is another
+    /// shape of data (an old keyed archive, another app's file), which merging over defaults
+    /// would turn into "all defaults" and the next save would destroy. It was left untouched.
+    case unrecognized(URL, keys: [String])
     /// The value could not be encoded for writing.
     case encodingFailed(URL, underlying: any Error)
     /// No format is known for the file's extension and none was given.
@@ -67,6 +71,10 @@ public enum StorageError: AppError {
         case .newerVersion(let url, let underlying):
             "The file \(url.path) was saved by a newer version of the app and was left untouched: "
                 + Self.describe(underlying)
+        case .unrecognized(let url, let keys):
+            "The file \(url.path) does not hold this app's data (none of its keys is known: "
+                + keys.prefix(5).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+                + "); it was left untouched rather than replaced by defaults."
         case .encodingFailed(let url, let underlying):
             "The value for \(url.path) could not be encoded: \(Self.describe(underlying))"
         case .unknownFormat(let url):

@@ -17,7 +17,6 @@ extension FileStore {
     {
         let url = try url(for: key)
         let data = try Codec.encode(value, for: url, using: serializer)
-        try Self.createFolder(url.deletingLastPathComponent())
         try AtomicFile.write(data, to: url, durability: durability, attributes: attributes)
     }
 
@@ -26,7 +25,8 @@ extension FileStore {
     /// - Throws: ``StorageError/notFound(_:)`` when nothing is stored;
     ///   ``StorageError/newerVersion(_:underlying:)`` for a file from a newer app (left in place);
     ///   ``StorageError/corrupt(_:movedTo:underlying:)`` when the file does not decode (moved
-    ///   aside unless ``corruptionPolicy`` says otherwise).
+    ///   aside unless ``corruptionPolicy`` says otherwise), and again, instead of `notFound`,
+    ///   while that moved file awaits the app's decision (see ``quarantinedFile(for:)``).
     public func load<Value: Decodable>(
         _ type: Value.Type, from key: String, using serializer: Serializer? = nil
     )
@@ -34,7 +34,16 @@ extension FileStore {
     {
         let url = try url(for: key)
         let identity = FileIdentity.of(url)
-        let data = try Self.read(url)
+        let data: Data
+        do {
+            data = try Self.read(url)
+        } catch .notFound {
+            // Only a missing file pays for looking: a moved-aside one must not read as "nothing saved".
+            guard let moved = Self.pendingQuarantines(of: url).last else { throw .notFound(url) }
+            throw Self.undecided(url, movedTo: moved) { data in
+                _ = try Codec.decode(type, from: data, at: url, using: serializer)
+            }
+        }
         do {
             return try Codec.decode(type, from: data, at: url, using: serializer)
         } catch {
@@ -47,7 +56,7 @@ extension FileStore {
     func quarantine(_ url: URL, readAs identity: FileIdentity?, failure: any Error, lockHeld: Bool) -> StorageError {
         if let error = failure as? StorageError {
             switch error {
-            case .newerVersion, .unknownFormat, .notFound, .unreadable: return error
+            case .newerVersion, .unknownFormat, .notFound, .unreadable, .unrecognized: return error
             default: break
             }
         }

@@ -150,7 +150,6 @@ public struct FileStore: Sendable {
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` or ``StorageError/unwritable(_:underlying:)``.
     public func save(data: Data, as key: String) throws(StorageError) {
         let url = try url(for: key)
-        try Self.createFolder(url.deletingLastPathComponent())
         try AtomicFile.write(data, to: url, durability: durability, attributes: attributes)
     }
 

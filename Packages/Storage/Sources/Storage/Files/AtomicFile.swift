@@ -24,10 +24,25 @@ enum AtomicFile {
     /// - Parameters:
     ///   - durability: Whether to flush the file before the rename, and the folder after it.
     ///   - attributes: Backup exclusion and file protection to give the new file.
-    /// - Throws: ``StorageError/unwritable(_:underlying:)`` when any step fails; the temporary
-    ///   file is removed and the original is untouched.
+    /// Missing folders on the way to `url` are created.
+    /// - Throws: ``StorageError/unwritable(_:underlying:)`` when any step fails (the temporary
+    ///   file is removed and the original is untouched), ``StorageError/folderUnavailable(_:underlying:)``
+    ///   when the folder cannot be created.
     static func write(
         _ data: Data, to url: URL, durability: Durability, attributes: FileAttributes = .init()
+    ) throws(StorageError) {
+        do {
+            try replace(url, with: data, durability: durability, attributes: attributes)
+        } catch .unwritable(_, let underlying) where (underlying as? POSIXError)?.code == .ENOENT {
+            // The key's folder is missing (a first save, or a purged cache). Creating folders
+            // only now keeps the common save free of the calls that check they exist.
+            try FileStore.createFolder(url.deletingLastPathComponent())
+            try replace(url, with: data, durability: durability, attributes: attributes)
+        }
+    }
+
+    private static func replace(
+        _ url: URL, with data: Data, durability: Durability, attributes: FileAttributes
     ) throws(StorageError) {
         var temporary: URL?
         do {
@@ -160,6 +175,16 @@ enum AtomicFile {
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
         #endif
         return fsync(descriptor)
+    }
+
+    /// Whether `url` is a symbolic link (dangling or not).
+    static func isLink(_ url: URL) -> Bool {
+        var info = stat()
+        let result = url.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return lstat(path, &info)
+        }
+        return result == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     static func unlink(path url: URL) {

@@ -21,7 +21,9 @@ import Serialization
 /// lock beside the file; an update first re-reads the file when another process saved it, so no
 /// update is lost. `Versioned` values are migrated as they load. A file that does not decode is
 /// moved aside and reported (``StorageError/corrupt(_:movedTo:underlying:)``), never replaced
-/// by defaults; a file from a newer app version is left alone
+/// by defaults — and reported again by every launch until the app restores it
+/// (``FileStore/restoreQuarantined(_:)``) or starts fresh (``FileStore/startFresh(_:)``, which
+/// keeps the moved file). A file from a newer app version is left alone
 /// (``StorageError/newerVersion(_:underlying:)``).
 public actor Persisted<Value: Codable & Sendable>: Observable {
     /// The current value.
@@ -49,7 +51,9 @@ public actor Persisted<Value: Codable & Sendable>: Observable {
     ///     when the save file must exist.
     ///   - serializer: The serializer for the save file, instead of the one its extension implies.
     /// - Throws: ``StorageError``: ``StorageError/corrupt(_:movedTo:underlying:)`` for a damaged
-    ///   save file (moved aside), ``StorageError/newerVersion(_:underlying:)``,
+    ///   save file (moved aside), and on every later launch while the moved file awaits the
+    ///   app's decision (``FileStore/restoreQuarantined(_:)`` or ``FileStore/startFresh(_:)``);
+    ///   ``StorageError/newerVersion(_:underlying:)``,
     ///   ``StorageError/noDefaults(_:)`` when there is neither a save file nor defaults.
     public init(
         file: String, in store: FileStore, defaults: URL?, using serializer: Serializer? = nil
@@ -166,11 +170,20 @@ public actor Persisted<Value: Codable & Sendable>: Observable {
     }
 
     /// Loads the value from disk; call while holding the file's lock.
+    ///
+    /// A file moved aside as corrupt, by this or an earlier launch, that the app has not yet
+    /// restored or started fresh from, stops the load: starting from defaults would quietly drop
+    /// the user's data from view, and the next update would bury it.
     private static func load(
         url: URL, store: FileStore, defaults: KeyValue?, serializer: Serializer?
     )
         throws(StorageError) -> (value: Value, identity: FileIdentity?)
     {
+        if let moved = FileStore.pendingQuarantines(of: url).last {
+            throw FileStore.undecided(url, movedTo: moved) { data in
+                _ = try decode(data, at: url, defaults: defaults, serializer: serializer)
+            }
+        }
         guard let identity = FileIdentity.of(url) else {
             guard let defaults else { throw .noDefaults(url) }
             do {
@@ -181,20 +194,48 @@ public actor Persisted<Value: Codable & Sendable>: Observable {
         }
         let data = try FileStore.read(url)
         do {
-            let saved = try Codec.migrated(try Codec.tree(from: data, at: url, using: serializer), as: Value.self)
-            var merged = saved
-            if let defaults {
-                merged =
-                    if let custom = Value.self as? any Mergeable.Type {
-                        custom.merge(saved: saved, defaults: defaults)
-                    } else {
-                        KeyLevelMerge.merge(saved: saved, defaults: defaults)
-                    }
-            }
-            return (try Codec.decode(Value.self, from: merged), identity)
+            return (try decode(data, at: url, defaults: defaults, serializer: serializer), identity)
         } catch {
             throw store.quarantine(url, readAs: identity, failure: error, lockHeld: true)
         }
+    }
+
+    /// The value in a save file's bytes: migrated, merged over the defaults, decoded.
+    private static func decode(
+        _ data: Data, at url: URL, defaults: KeyValue?, serializer: Serializer?
+    ) throws -> Value {
+        let saved = try Codec.migrated(try Codec.tree(from: data, at: url, using: serializer), as: Value.self)
+        var merged = saved
+        if let defaults {
+            merged =
+                if let custom = Value.self as? any Mergeable.Type {
+                    custom.merge(saved: saved, defaults: defaults)
+                } else {
+                    KeyLevelMerge.merge(saved: saved, defaults: defaults)
+                }
+        }
+        let value: Value = try Codec.decode(Value.self, from: merged)
+        try checkRecognized(saved, decodedAs: value, defaults: defaults, at: url)
+        return value
+    }
+
+    /// Throws ``StorageError/unrecognized(_:keys:)`` when none of the saved object's keys is one
+    /// the model knows — the defaults' keys, or the keys the decoded value encodes to (which also
+    /// covers dictionaries, whose keys are data). Such a file decoded only thanks to the
+    /// defaults; an empty object, or one sharing a single key, is the app's own.
+    private static func checkRecognized(
+        _ saved: KeyValue, decodedAs value: Value, defaults: KeyValue?, at url: URL
+    )
+        throws
+    {
+        guard case .object(let object) = saved else { return }
+        var keys = Set(object.keys)
+        if let versioned = Value.self as? any Versioned.Type { keys.remove(versioned.versionKey) }
+        if keys.isEmpty { return }
+        if case .object(let known)? = defaults, !keys.isDisjoint(with: known.keys) { return }
+        // Only a file that shares no key with the defaults pays for encoding the value again.
+        if case .object(let encoded) = try Codec.tree(encoding: value), !keys.isDisjoint(with: encoded.keys) { return }
+        throw StorageError.unrecognized(url, keys: keys.sorted())
     }
 
     private static func locked<T>(_ url: URL, _ body: () throws(StorageError) -> T) throws(StorageError) -> T {

@@ -93,6 +93,13 @@ where Record.ID: Codable & Sendable {
         let current = FileIdentity.of(url)
         if loaded, current == identity { return }
         guard current != nil else {
+            // No file: an empty collection — unless the file was moved aside as corrupt and the
+            // app has not decided yet; starting empty would drop every record from view.
+            if let moved = FileStore.pendingQuarantines(of: url).last {
+                throw FileStore.undecided(url, movedTo: moved) { data in
+                    _ = try Codec.decode([Record].self, from: data, at: url, using: nil)
+                }
+            }
             (records, positions, identity, loaded) = ([], [:], nil, true)
             return
         }
