@@ -40,6 +40,8 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     public let fileStore: FileStore?
     /// The model's file name inside ``fileStore``.
     public let modelFile: String?
+    /// Where the app's load and save failures and ``services``' lifecycle events are logged.
+    public let log: LogSink
 
     private let observation: ChangeObservation
 
@@ -54,12 +56,14 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     ///   - journalLimit: How many commands the runner's journal keeps; 0 (the default) keeps
     ///     no journal.
     ///   - middleware: Middleware around every command, outermost first.
+    ///   - log: Where a model that cannot be loaded or saved is logged (`error`, source
+    ///     `AppCore`, with the `file`) besides being thrown, and where ``services`` log.
     /// - Throws: ``AppCoreError/loadFailed(file:underlying:)`` when a saved model exists but
     ///   cannot be read (it is never replaced by `model`), or a storage error for the folder.
     public init(
         model: Model, persistence: Persistence = .none, bus: Bus = Bus(), router: RouteTable = RouteTable(),
         http: HTTPClient? = nil, undoLimit: Int = 100, journalLimit: Int = 0,
-        middleware: [any CommandMiddleware<Model>] = []
+        middleware: [any CommandMiddleware<Model>] = [], log: LogSink = .discard
     ) async throws {
         var initial = model
         var save: SaveStep<Model>?
@@ -73,7 +77,9 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
                 do {
                     initial = try files.load(Model.self, from: name)
                 } catch {
-                    throw AppCoreError.loadFailed(file: name, underlying: error)
+                    let failure = AppCoreError.loadFailed(file: name, underlying: error)
+                    log.log(.error, failure.message, metadata: ["file": name], source: "AppCore")
+                    throw failure
                 }
             }
             fileStore = files
@@ -82,7 +88,9 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
                 do {
                     try files.save(model, as: name)
                 } catch {
-                    throw AppCoreError.saveFailed(file: name, underlying: error)
+                    let failure = AppCoreError.saveFailed(file: name, underlying: error)
+                    log.log(.error, failure.message, metadata: ["file": name], source: "AppCore")
+                    throw failure
                 }
             }
         }
@@ -92,7 +100,8 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
             store: store, undoLimit: undoLimit, journalLimit: journalLimit, middleware: middleware, save: save)
         self.bus = bus
         self.router = router
-        self.services = ServiceRegistry()
+        self.services = ServiceRegistry(log: log)
+        self.log = log
         self.http = http
         // The store announces a change only once it is saved, in commit order.
         self.observation = store.observe { [bus] change in bus.trigger(ModelDidChange(change)) }
