@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// A ``Boilerplate/ServiceRegistry`` as one swift-service-lifecycle `Service`, to run inside a
+/// A `ServiceRegistry` as one swift-service-lifecycle `Service`, to run inside a
 /// `ServiceGroup` beside a server's other services.
 ///
 /// ```swift
@@ -15,11 +15,11 @@ import ServiceLifecycle
 /// try await group.run()
 /// ```
 ///
-/// `run()` starts every registered service and runs them (``Boilerplate/ServiceRegistry/run(stopTimeout:signals:)``,
+/// `run()` starts every registered service and runs them (`ServiceRegistry.run(stopTimeout:signals:)`,
 /// trapping no signals: the group handles them). The group's graceful shutdown stops them in
 /// reverse dependency order, each within its timeout, and so does cancellation. A shutdown that
 /// is not clean — a service timed out or threw — ends `run()` with
-/// ``Boilerplate/ServiceError/shutdownIncomplete(_:)`` carrying the report.
+/// `ServiceError.shutdownIncomplete(_:)` carrying the report.
 public struct RegistryService: Service {
     /// The registry it runs.
     public let registry: ServiceRegistry
@@ -34,7 +34,7 @@ public struct RegistryService: Service {
 
     /// Runs the registry until the group shuts down gracefully or is cancelled.
     /// - Throws: What the registry's `run` throws (a start that failed), or
-    ///   ``Boilerplate/ServiceError/shutdownIncomplete(_:)``.
+    ///   `ServiceError.shutdownIncomplete(_:)`.
     public func run() async throws {
         let registry = registry
         let stopTimeout = stopTimeout
@@ -81,7 +81,7 @@ extension ServiceRegistry {
     }
 }
 
-/// A swift-service-lifecycle `Service` as an ``Boilerplate/AppService``: `run()` runs it in a
+/// A swift-service-lifecycle `Service` as an `AppService`: `run()` runs it in a
 /// service group of its own, `stop()` shuts that group down gracefully and waits for it.
 final class LifecycleServiceAdapter: AppService {
     private let group: ServiceGroup

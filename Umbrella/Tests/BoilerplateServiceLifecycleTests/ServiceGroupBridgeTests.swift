@@ -37,7 +37,17 @@ final class Worker: AppService {
     }
     func stop() async throws {
         await journal.add("stop \(name)")
-        if stopHangs { while true { try? await Task.sleep(for: .seconds(3600)) } }
+        if stopHangs { await Hang.forever() }
+    }
+}
+
+/// A wait that neither returns nor notices cancellation, without using a thread or the CPU:
+/// a stop that hangs.
+enum Hang {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var held: [CheckedContinuation<Void, Never>] = []
+    static func forever() async {
+        await withCheckedContinuation { continuation in lock.withLock { held.append(continuation) } }
     }
 }
 

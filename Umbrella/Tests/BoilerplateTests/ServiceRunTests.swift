@@ -51,8 +51,16 @@ final class ScriptedService: AppService {
     }
     func stop() async throws {
         await journal.add("stop \(name)")
-        // A hang that even cancellation does not end (it sleeps on, ignoring it).
-        if stopHangs { while true { try? await Task.sleep(for: .seconds(3600)) } }
+        if stopHangs { await Hang.forever() }
+    }
+}
+
+/// A wait that neither returns nor notices cancellation, without using a thread or the CPU:
+/// a stop that hangs.
+enum Hang {
+    private static let held = Locked<[CheckedContinuation<Void, Never>]>([])
+    static func forever() async {
+        await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
     }
 }
 

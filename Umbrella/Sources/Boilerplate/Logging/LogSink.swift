@@ -1,8 +1,7 @@
 import Foundation
 
 /// Where the kit's log entries go: service lifecycle events, the HTTP log of a
-/// ``Networking/LoggingInterceptor`` made with ``Networking/LoggingInterceptor/init(includesHeaders:log:level:)``,
-/// and ``AppCore``'s load and save failures.
+/// `LoggingInterceptor(log:level:)`, and ``AppCore``'s load and save failures.
 ///
 /// A value with one function inside, so the core needs nothing beyond Foundation: the
 /// `BoilerplateLogging` add-on makes one that writes to a swift-log `Logger`, and a test can
