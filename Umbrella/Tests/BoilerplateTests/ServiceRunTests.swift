@@ -78,8 +78,10 @@ struct ServiceRunTests {
     /// Waits until the journal holds `entry`, at most 10 s.
     func waitFor(_ entry: String, in journal: ServiceJournal) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
-        while await !journal.entries.contains(entry) {
-            try #require(ContinuousClock.now < deadline, "'\(entry)' never came: \(await journal.entries)")
+        while true {
+            let entries = await journal.entries
+            if entries.contains(entry) { return }
+            try #require(ContinuousClock.now < deadline, "'\(entry)' never came: \(entries)")
             try await Task.sleep(for: .milliseconds(5))
         }
     }
