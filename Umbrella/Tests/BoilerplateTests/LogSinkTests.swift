@@ -55,7 +55,7 @@ struct LogSinkTests {
         #expect(
             lines.prefix(3) == [
                 "info a Service 'a' started", "info b Service 'b' started",
-                "notice - Shutting down 2 services (shutdown requested)",
+                "notice - Shutting down 2 service(s) (shutdown requested)",
             ])
         #expect(lines.contains("error b Service 'b' did not stop within 0.1 seconds"))
         #expect(lines.contains("info a Service 'a' stopped"))

@@ -191,7 +191,8 @@ struct ServiceRunTests {
     @Test("a failed start stops the services already started and throws")
     func failedStart() async throws {
         let journal = ServiceJournal()
-        let services = ServiceRegistry()
+        let log = CollectedLog()
+        let services = ServiceRegistry(log: log.sink())
         services.register("a") { ScriptedService("a", journal: journal) }
         services.register("b", dependsOn: ["a"]) { ScriptedService("b", journal: journal, startFails: true) }
         await #expect {
@@ -202,6 +203,7 @@ struct ServiceRunTests {
         }
         #expect(await journal.entries == ["start a", "start b", "stop a"])
         #expect(await services.running.isEmpty)
+        #expect(log.entries.map(\.message).contains("Shutting down 1 service(s) (service 'b' failed)"))
     }
 
     @Test("run refuses to run twice at once")

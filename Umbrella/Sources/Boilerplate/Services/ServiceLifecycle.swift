@@ -178,7 +178,7 @@ actor ServiceLifecycle {
         trigger: ShutdownReport.Trigger, timeout: @Sendable (String) -> Duration
     ) async -> ShutdownReport {
         var report = ShutdownReport(trigger: trigger)
-        log.log(.notice, "Shutting down \(startedOrder.count) services (\(trigger))", source: "Services")
+        log.log(.notice, "Shutting down \(startedOrder.count) service(s) (\(trigger))", source: "Services")
         for name in startedOrder.reversed() {
             guard let service = instances.removeValue(forKey: name) else { continue }
             startedOrder.removeAll { $0 == name }

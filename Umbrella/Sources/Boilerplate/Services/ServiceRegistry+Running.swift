@@ -50,7 +50,9 @@ extension ServiceRegistry {
         do {
             try await lifecycle.start(order, options: [:], target: "", registrations: all)
         } catch {
-            _ = await lifecycle.shutdown(trigger: .serviceFailed(""), timeout: timeout)
+            var failed = ""
+            if case .startFailed(let name, _)? = error as? ServiceError { failed = name }
+            _ = await lifecycle.shutdown(trigger: .serviceFailed(failed), timeout: timeout)
             throw error
         }
         try await lifecycle.beginRuns { name in trigger.fire(.serviceFailed(name)) }

@@ -12,7 +12,8 @@ public struct ShutdownReport: Sendable {
         case requested
         /// The task running ``ServiceRegistry/run(stopTimeout:signals:)`` was cancelled.
         case cancelled
-        /// This service's ``AppService/run()`` threw.
+        /// This service's ``AppService/run()`` threw (or its start, when `run` stops the services
+        /// it had started before throwing).
         case serviceFailed(String)
 
         /// The trigger in words, such as `signal 15`.
