@@ -19,7 +19,9 @@ extension ServiceRegistry {
     ///
     /// Signals are trapped through Dispatch signal sources from before the first service starts
     /// until the last one has stopped, so a signal during startup shuts down once startup is
-    /// over; afterwards the signals' earlier handling is restored.
+    /// over. Afterwards, on Apple platforms, the signals' earlier handlers are restored; on Linux
+    /// Dispatch keeps its own handler installed, so a later signal no longer ends the process by
+    /// itself — a server exits when `run` returns.
     /// - Parameters:
     ///   - stopTimeout: How long each service may take to stop.
     ///   - signals: The signals that start a shutdown; `[]` traps none (a `ServiceGroup` that

@@ -31,7 +31,9 @@ final class SignalTrap: @unchecked Sendable {
         }
     }
 
-    /// Stops trapping; the signals' earlier handling is restored.
+    /// Stops trapping. On Apple platforms the earlier handlers are restored; on Linux Dispatch
+    /// keeps the handler it installed (restoring ours could break another source for the same
+    /// signal), so the signal is then swallowed.
     func cancel() {
         for source in sources { source.cancel() }
         #if canImport(Darwin)
