@@ -3,7 +3,8 @@
 // write(2) per line, when each starts, runs, stops and ends its run, then the shutdown report.
 // The test sends it SIGTERM or SIGINT.
 //
-// Arguments: [hang] — with `hang`, b's stop never returns; b's stop timeout is 0.5 s.
+// Arguments: [hang | slow-start] — with `hang`, b's stop never returns (b's stop timeout is
+// 0.5 s); with `slow-start`, c takes 1 s to start, so a signal can land during startup.
 import Boilerplate
 import Foundation
 
@@ -29,11 +30,17 @@ final class NeverResumed: @unchecked Sendable {
 final class ProbeService: AppService {
     let name: String
     let hangsInStop: Bool
-    init(_ name: String, hangsInStop: Bool = false) {
+    let startsSlowly: Bool
+    init(_ name: String, hangsInStop: Bool = false, startsSlowly: Bool = false) {
         self.name = name
         self.hangsInStop = hangsInStop
+        self.startsSlowly = startsSlowly
     }
-    func start(options: [String: any Sendable]) async throws { say("start \(name)") }
+    func start(options: [String: any Sendable]) async throws {
+        say("start \(name)")
+        if startsSlowly { try await Task.sleep(for: .seconds(1)) }
+        say("started \(name)")
+    }
     func run() async throws {
         say("run \(name)")
         defer { say("end \(name)") }
@@ -45,11 +52,12 @@ final class ProbeService: AppService {
     }
 }
 
-let hang = CommandLine.arguments.dropFirst().first == "hang"
+let mode = CommandLine.arguments.dropFirst().first
+let hang = mode == "hang"
 let services = ServiceRegistry()
 services.register("a") { ProbeService("a") }
 services.register("b", dependsOn: ["a"], stopTimeout: .milliseconds(500)) { ProbeService("b", hangsInStop: hang) }
-services.register("c", dependsOn: ["b"]) { ProbeService("c") }
+services.register("c", dependsOn: ["b"]) { ProbeService("c", startsSlowly: mode == "slow-start") }
 do {
     let report = try await services.run(stopTimeout: .seconds(5))
     say(

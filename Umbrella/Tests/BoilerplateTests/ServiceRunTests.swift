@@ -121,6 +121,19 @@ struct ServiceRunTests {
         #expect(try await again.value.stopped == ["c", "b", "a"])
     }
 
+    @Test("services started before run are kept, not started twice, and run too")
+    func startedBeforeRun() async throws {
+        let journal = ServiceJournal()
+        let services = registry(journal)
+        try await services.start("b")
+        let running = Task { try await services.run(signals: []) }
+        try await waitFor("run b", in: journal)
+        try await waitFor("run c", in: journal)
+        services.requestShutdown()
+        #expect(try await running.value.stopped == ["c", "b", "a"])
+        #expect(await journal.entries.filter { $0.hasPrefix("start ") } == ["start a", "start b", "start c"])
+    }
+
     @Test("cancelling the task that runs the services shuts them down")
     func cancellation() async throws {
         let journal = ServiceJournal()

@@ -46,6 +46,21 @@ struct ServiceSignalTests {
         #expect(elapsed >= .milliseconds(500), "shut down after \(elapsed)")
         #expect(elapsed < .seconds(5), "shut down after \(elapsed)")
     }
+
+    @Test("a signal during startup is kept: startup finishes, then everything stops in reverse order")
+    func signalDuringStartup() async throws {
+        let probe = try ChildProbe(arguments: ["slow-start"])
+        // c takes 1 s to start; the signal lands while it does.
+        try await probe.waitFor("start c")
+        kill(probe.process.processIdentifier, SIGTERM)
+        let status = try await probe.waitForExit(within: .seconds(20))
+        let lines = probe.lines
+        #expect(status == 0, "output: \(lines)")
+        // Neither lost nor fatal: c finished starting, and only then did the shutdown begin.
+        #expect(lines.contains("started c"), "output: \(lines)")
+        #expect(lines.filter { $0.hasPrefix("stop ") } == ["stop c", "stop b", "stop a"])
+        #expect(lines.last == "report trigger=signal \(SIGTERM) stopped=c,b,a timedOut=")
+    }
 }
 
 /// A running `ServicesProbe` whose output is collected as it comes, without blocking a thread.
