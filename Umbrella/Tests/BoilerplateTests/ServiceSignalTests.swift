@@ -37,7 +37,7 @@ struct ServiceSignalTests {
         let sent = ContinuousClock.now
         kill(probe.process.processIdentifier, SIGTERM)
         let status = try await probe.waitForExit(within: .seconds(20))
-        let elapsed = ContinuousClock.now - sent
+        let elapsed = try #require(probe.exitedAt) - sent
         let lines = probe.lines
         #expect(status == 1, "output: \(lines)")
         #expect(lines.filter { $0.hasPrefix("stop ") } == ["stop c", "stop b", "stop a"])
@@ -69,6 +69,10 @@ final class ChildProbe: Sendable {
     private let output = Locked(Data())
     private let closed = Locked(false)
     private let exited = Locked<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+    private let exitTime = Locked<ContinuousClock.Instant?>(nil)
+
+    /// When the process was seen to exit.
+    var exitedAt: ContinuousClock.Instant? { exitTime.withLock { $0 } }
 
     init(arguments: [String]) throws {
         let url = try #require(Self.url, "ServicesProbe is not built beside the tests")
@@ -86,7 +90,8 @@ final class ChildProbe: Sendable {
                 output.withLock { $0.append(chunk) }
             }
         }
-        process.terminationHandler = { [exited] process in
+        process.terminationHandler = { [exited, exitTime] process in
+            exitTime.withLock { $0 = ContinuousClock.now }
             let waiter = exited.withLock { state in
                 state.status = process.terminationStatus
                 defer { state.waiter = nil }
@@ -127,9 +132,13 @@ final class ChildProbe: Sendable {
             }
         }
         let status = try #require(await Deadline.value(of: waiting, within: timeout), "the probe did not exit")
-        // The last lines may still be in the pipe when the exit is seen: read to its end.
+        // The last lines may still be in the pipe when the exit is seen: read up to the report,
+        // the probe's last line. (The pipe's end is not awaited: a child spawned meanwhile by
+        // another test may have inherited it and hold it open.)
         let deadline = ContinuousClock.now + .seconds(5)
-        while !closed.withLock({ $0 }) && ContinuousClock.now < deadline {
+        while !closed.withLock({ $0 }) && ContinuousClock.now < deadline
+            && !lines.contains(where: { $0.hasPrefix("report ") || $0.hasPrefix("error ") })
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
         return status
