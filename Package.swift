@@ -66,6 +66,8 @@ let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client
 /// The NIO modules the AsyncHTTPClient transport names in its code (ByteBuffer, HTTPHeaders):
 /// declared, not borrowed through AsyncHTTPClient.
 let nio = [Dep.product("NIOCore", package: "swift-nio"), Dep.product("NIOHTTP1", package: "swift-nio")]
+let logging = Dep.product("Logging", package: "swift-log")
+let serviceLifecycle = Dep.product("ServiceLifecycle", package: "swift-service-lifecycle")
 
 let kit = [
     "Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking",
@@ -95,11 +97,24 @@ let modules: [Module] = [
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
-        testDependencies: [flyingFox, .module("AppCoreCrashProbe")],
+        testDependencies: [flyingFox, .module("AppCoreCrashProbe"), .module("ServicesProbe")],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.
     Module(
         name: "AppCoreCrashProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],
+        hasTests: false, isProduct: false),
+    // The umbrella's add-ons for servers, apart so that apps linking the umbrella do not link
+    // swift-log or swift-service-lifecycle.
+    Module(
+        name: "BoilerplateLogging", home: "Umbrella", dependencies: [.module("Boilerplate"), logging],
+        testDependencies: [logging]),
+    Module(
+        name: "BoilerplateServiceLifecycle", home: "Umbrella",
+        dependencies: [.module("Boilerplate"), serviceLifecycle, logging],
+        testDependencies: [serviceLifecycle, logging]),
+    // The child process of the umbrella's signal tests (SIGTERM/SIGINT → graceful shutdown).
+    Module(
+        name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],
         hasTests: false, isProduct: false),
     Module(
         name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
@@ -148,6 +163,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // End-to-end tests of the CLI: they run the built `boiler` and build what it generates.

@@ -42,7 +42,7 @@ struct SyncIssues: AsyncCommand {
 }
 
 /// iStructure's network-state service: follows `network:on` / `network:off` on the app's bus.
-private final class NetworkStateService: Service, @unchecked Sendable {
+private final class NetworkStateService: AppService, @unchecked Sendable {
     private let bus: Bus
     private let lock = NSLock()
     private var seen: [String] = []

@@ -8,7 +8,7 @@ private struct AddNote: Command {
     var text: String
     func execute(_ model: inout NotesModel) throws { model.notes.append(text) }
 }
-private final class NetworkStateService: Service {  // iStructure's service, as a protocol
+private final class NetworkStateService: AppService {  // iStructure's service, as a protocol
     let bus: Bus
     init(bus: Bus) { self.bus = bus }
     func start(options: [String: any Sendable]) async throws { /* watch network:on / network:off */  }

@@ -9,7 +9,7 @@ actor ServiceJournal {
     func add(_ entry: String) { entries.append(entry) }
 }
 
-final class RecordingService: Service {
+final class RecordingService: AppService {
     let name: String
     let journal: ServiceJournal
     let failStart: Bool

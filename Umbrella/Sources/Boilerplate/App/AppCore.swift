@@ -40,6 +40,8 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     public let fileStore: FileStore?
     /// The model's file name inside ``fileStore``.
     public let modelFile: String?
+    /// Where the app's load and save failures and ``services``' lifecycle events are logged.
+    public let log: LogSink
 
     private let observation: ChangeObservation
 
@@ -54,15 +56,17 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
     ///   - journalLimit: How many commands the runner's journal keeps; 0 (the default) keeps
     ///     no journal.
     ///   - middleware: Middleware around every command, outermost first.
+    ///   - log: Where a model that cannot be loaded or saved is logged (`error`, source
+    ///     `AppCore`, with the `file`) besides being thrown, and where ``services`` log.
     /// - Throws: ``AppCoreError/loadFailed(file:underlying:)`` when a saved model exists but
     ///   cannot be read (it is never replaced by `model`), or a storage error for the folder. A
     ///   model file moved aside as corrupt fails every launch the same way
     ///   (`StorageError.corrupt` naming the moved file) until the app calls
-    ///   `fileStore.restoreQuarantined(_:)` or `fileStore.startFresh(_:)`.
+    ///   ``Persistence/restoreQuarantined()`` or ``Persistence/startFresh()``.
     public init(
         model: Model, persistence: Persistence = .none, bus: Bus = Bus(), router: RouteTable = RouteTable(),
         http: HTTPClient? = nil, undoLimit: Int = 100, journalLimit: Int = 0,
-        middleware: [any CommandMiddleware<Model>] = []
+        middleware: [any CommandMiddleware<Model>] = [], log: LogSink = .discard
     ) async throws {
         var initial = model
         var save: SaveStep<Model>?
@@ -77,7 +81,9 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
             do {
                 initial = try files.loadIfPresent(Model.self, from: name) ?? model
             } catch {
-                throw AppCoreError.loadFailed(file: name, underlying: error)
+                let failure = AppCoreError.loadFailed(file: name, underlying: error)
+                log.log(.error, failure.message, metadata: ["file": name], source: "AppCore")
+                throw failure
             }
             fileStore = files
             modelFile = name
@@ -85,7 +91,9 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
                 do {
                     try files.save(model, as: name)
                 } catch {
-                    throw AppCoreError.saveFailed(file: name, underlying: error)
+                    let failure = AppCoreError.saveFailed(file: name, underlying: error)
+                    log.log(.error, failure.message, metadata: ["file": name], source: "AppCore")
+                    throw failure
                 }
             }
         }
@@ -95,7 +103,8 @@ public final class AppCore<Model: Codable & Sendable>: Sendable {
             store: store, undoLimit: undoLimit, journalLimit: journalLimit, middleware: middleware, save: save)
         self.bus = bus
         self.router = router
-        self.services = ServiceRegistry()
+        self.services = ServiceRegistry(log: log)
+        self.log = log
         self.http = http
         // The store announces a change only once it is saved, in commit order.
         self.observation = store.observe { [bus] change in bus.trigger(ModelDidChange(change)) }

@@ -12,6 +12,12 @@ public enum ServiceError: AppError {
     case startFailed(String, underlying: any Error)
     /// A service's `stop` threw; it is considered stopped.
     case stopFailed(String, underlying: any Error)
+    /// A service's `run` threw (cancellation aside); the registry shut everything down.
+    case runFailed(String, underlying: any Error)
+    /// ``ServiceRegistry/run(stopTimeout:signals:)`` was called while it was already running.
+    case alreadyRunning
+    /// A shutdown left a service running past its timeout, or a service threw on the way.
+    case shutdownIncomplete(ShutdownReport)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -27,13 +33,19 @@ public enum ServiceError: AppError {
             "Service '\(name)' failed to start: \(underlying.userMessage)"
         case .stopFailed(let name, let underlying):
             "Service '\(name)' failed to stop: \(underlying.userMessage)"
+        case .runFailed(let name, let underlying):
+            "Service '\(name)' failed while running: \(underlying.userMessage)"
+        case .alreadyRunning:
+            "The services are already running; call run() once at a time."
+        case .shutdownIncomplete(let report):
+            report.summary
         }
     }
 
     /// The error a service's `start` or `stop` threw.
     public var underlyingError: (any Error)? {
         switch self {
-        case .startFailed(_, let underlying), .stopFailed(_, let underlying): underlying
+        case .startFailed(_, let underlying), .stopFailed(_, let underlying), .runFailed(_, let underlying): underlying
         default: nil
         }
     }

@@ -17,14 +17,28 @@ import Foundation
 public final class ServiceRegistry: Sendable {
     struct Registration: Sendable {
         var dependencies: [String]
-        var factory: @Sendable () -> any Service
+        var stopTimeout: Duration?
+        var factory: @Sendable () -> any AppService
+    }
+
+    /// The shutdown of the ``run(stopTimeout:signals:)`` in progress, if any, and whether a
+    /// shutdown was asked for before it began.
+    struct RunState: Sendable {
+        var trigger: ShutdownTrigger?
+        var shutdownPending = false
     }
 
     private let registrations = Locked<[String: Registration]>([:])
-    private let lifecycle = ServiceLifecycle()
+    let lifecycle: ServiceLifecycle
+    let runState = Locked(RunState())
 
     /// An empty registry.
-    public init() {}
+    /// - Parameter log: Where lifecycle events go: each start and stop (`info`), failures
+    ///   (`error`), the beginning and outcome of a shutdown (`notice`, or `error` when a
+    ///   service timed out or threw). Entries have the source `Services` and a `service` key.
+    public init(log: LogSink = .discard) {
+        lifecycle = ServiceLifecycle(log: log)
+    }
 
     /// Registers a factory under `name`, replacing any earlier registration of that name.
     ///
@@ -32,18 +46,24 @@ public final class ServiceRegistry: Sendable {
     /// - Parameters:
     ///   - name: The name services are started and stopped by.
     ///   - dependencies: Names of services that must run before this one starts.
+    ///   - stopTimeout: How long a shutdown by ``run(stopTimeout:signals:)`` waits for this
+    ///     service to stop; nil uses the timeout `run` was given.
     ///   - factory: Makes the service; called on each start after a stop.
     public func register(
-        _ name: String, dependsOn dependencies: [String] = [], _ factory: @escaping @Sendable () -> any Service
+        _ name: String, dependsOn dependencies: [String] = [], stopTimeout: Duration? = nil,
+        _ factory: @escaping @Sendable () -> any AppService
     ) {
-        registrations.withLock { $0[name] = Registration(dependencies: dependencies, factory: factory) }
+        registrations.withLock {
+            $0[name] = Registration(dependencies: dependencies, stopTimeout: stopTimeout, factory: factory)
+        }
     }
 
     /// Registers a factory under the type's name; start and stop it by type.
-    public func register<S: Service>(
-        _ type: S.Type, dependsOn dependencies: [String] = [], _ factory: @escaping @Sendable () -> S
+    public func register<S: AppService>(
+        _ type: S.Type, dependsOn dependencies: [String] = [], stopTimeout: Duration? = nil,
+        _ factory: @escaping @Sendable () -> S
     ) {
-        register(Self.name(of: type), dependsOn: dependencies) { factory() }
+        register(Self.name(of: type), dependsOn: dependencies, stopTimeout: stopTimeout) { factory() }
     }
 
     /// Whether a service is registered under `name`.
@@ -61,7 +81,7 @@ public final class ServiceRegistry: Sendable {
     }
 
     /// Starts the service registered for `type`.
-    public func start<S: Service>(_ type: S.Type, options: [String: any Sendable] = [:]) async throws {
+    public func start<S: AppService>(_ type: S.Type, options: [String: any Sendable] = [:]) async throws {
         try await start(Self.name(of: type), options: options)
     }
 
@@ -74,7 +94,7 @@ public final class ServiceRegistry: Sendable {
     }
 
     /// Stops the service registered for `type`.
-    public func stop<S: Service>(_ type: S.Type) async throws { try await stop(Self.name(of: type)) }
+    public func stop<S: AppService>(_ type: S.Type) async throws { try await stop(Self.name(of: type)) }
 
     /// Stops every running service, dependents before their dependencies.
     public func stopAll() async throws {
@@ -85,20 +105,37 @@ public final class ServiceRegistry: Sendable {
     public func isRunning(_ name: String) async -> Bool { await lifecycle.isRunning(name) }
 
     /// The running instance registered under `name`, if it is running and of type `S`.
-    public func service<S: Service>(_ name: String, as type: S.Type = S.self) async -> S? {
+    public func service<S: AppService>(_ name: String, as type: S.Type = S.self) async -> S? {
         await lifecycle.instance(name) as? S
     }
 
     /// The running instance registered for `type`.
-    public func service<S: Service>(_ type: S.Type) async -> S? { await service(Self.name(of: type), as: type) }
+    public func service<S: AppService>(_ type: S.Type) async -> S? { await service(Self.name(of: type), as: type) }
 
     /// The names of the running services, in the order they started.
     public var running: [String] { get async { await lifecycle.startedOrder } }
+
+    /// A copy of the registrations.
+    var allRegistrations: [String: Registration] { registrations.withLock { $0 } }
 
     /// Dependencies first, `name` last; each service once.
     func startOrder(for name: String) throws(ServiceError) -> [String] {
         let all = registrations.withLock { $0 }
         guard all[name] != nil else { throw .unknownService(name, known: all.keys.sorted()) }
+        return try Self.startOrder(for: [name], in: all)
+    }
+
+    /// Every registered service, each after its dependencies (ties in name order).
+    func startOrderForAll() throws(ServiceError) -> [String] {
+        let all = registrations.withLock { $0 }
+        return try Self.startOrder(for: all.keys.sorted(), in: all)
+    }
+
+    private static func startOrder(
+        for names: [String], in all: [String: Registration]
+    ) throws(ServiceError)
+        -> [String]
+    {
         var order: [String] = []
         var visiting: [String] = []
         func visit(_ current: String, from parent: String?) throws(ServiceError) {
@@ -114,7 +151,7 @@ public final class ServiceRegistry: Sendable {
             visiting.removeLast()
             order.append(current)
         }
-        try visit(name, from: nil)
+        for name in names { try visit(name, from: nil) }
         return order
     }
 

@@ -182,7 +182,7 @@ enum AppTemplate {
         /// A service that listens to the app's bus and counts model changes.
         ///
         /// Its two mutable properties are only touched while `state` is locked.
-        public final class ActivityLogService: Service, @unchecked Sendable {
+        public final class ActivityLogService: AppService, @unchecked Sendable {
             private let bus: Bus
             private let state = NSLock()
             private var changes = 0

@@ -73,7 +73,7 @@ enum PartTemplates {
                 import \(c.importLine)
 
                 /// \(c.part)Service: say here what runs while the service is started.
-                public final class \(c.part)Service: Service {
+                public final class \(c.part)Service: AppService {
                     let bus: Bus
 
                     /// Creates the service for an app's bus.
