@@ -89,7 +89,17 @@ public struct YAMLFormat: DataFormat {
         case .null: return Node("null", Tag(.null))
         case .bool(let value): return try value.represented()
         case .int(let value): return try value.represented()
-        case .double(let value): return try value.represented()
+        case .double(let value):
+            // Yams prints 15 significant digits; the shortest text that reads back as the same
+            // Double needs up to 17.
+            guard value.isFinite else { return try value.represented() }
+            return Node(value.description, Tag(.float))
+        case .decimal(let value):
+            guard !value.isNaN else {
+                throw SerializationError.unsupportedValue("the number NaN", .init(format: kind.name))
+            }
+            let text = value.description
+            return Node(text, Tag(text.contains(".") ? .float : .int))
         case .string(let value): return try value.represented()
         case .data(let value): return try value.base64EncodedString().represented()
         case .date:
@@ -140,6 +150,11 @@ public struct YAMLFormat: DataFormat {
             let tag = node.tag
             if tag == Tag(.null) { return .null }
             if tag == Tag(.bool), let bool = node.bool { return .bool(bool) }
+            if tag == Tag(.int) || tag == Tag(.float), let number = KeyValue(numberText: scalar.string) {
+                // Plain decimal digits are read exactly: Int, Double when that is exact, else Decimal.
+                if tag == Tag(.float), case .int(let integer) = number { return .double(Double(integer)) }
+                return number
+            }
             if tag == Tag(.int), let int = node.int { return .int(int) }
             if tag == Tag(.float), let float = node.float { return .double(float) }
             if tag == Tag(.binary), let data = node.binary { return .data(data) }

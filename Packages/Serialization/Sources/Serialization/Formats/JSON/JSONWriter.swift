@@ -28,6 +28,13 @@ struct JSONWriter {
                     SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
             }
             append(number.description)
+        case .decimal(let number):
+            guard !number.isNaN else {
+                throw SerializationError.unsupportedValue(
+                    "the number NaN in JSON", SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
+            }
+            // Plain digits (Decimal never prints an exponent), read back as the same decimal.
+            append(number.description)
         case .string(let string): writeString(string)
         case .data(let data):
             bytes.append(UInt8(ascii: "\""))
