@@ -103,7 +103,11 @@ public struct YAMLFormat: DataFormat {
         case .string(let value): return try value.represented()
         case .data(let value): return try value.base64EncodedString().represented()
         case .date:
-            let text = try JSONFormat().data(from: [tree])
+            let text: Data
+            do { text = try JSONFormat().data(from: [tree]) } catch {
+                throw SerializationError.unsupportedValue(
+                    "a date whose year is outside 1…9999 in ISO 8601", .init(format: kind.name))
+            }
             let string = String(decoding: text.dropFirst(2).dropLast(2), as: UTF8.self)
             return try string.represented()
         case .array(let elements):

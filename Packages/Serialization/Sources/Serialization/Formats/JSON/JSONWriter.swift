@@ -42,7 +42,11 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "\""))
         case .date(let date):
             bytes.append(UInt8(ascii: "\""))
-            ISO8601.write(date, into: &bytes)
+            guard ISO8601.write(date, into: &bytes) else {
+                throw SerializationError.unsupportedValue(
+                    "the date \(date.timeIntervalSince1970)s after 1970, whose year is outside 1…9999, in ISO 8601",
+                    SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
+            }
             bytes.append(UInt8(ascii: "\""))
         case .array(let array):
             // `path` holds one component per enclosing container, so this array is at depth

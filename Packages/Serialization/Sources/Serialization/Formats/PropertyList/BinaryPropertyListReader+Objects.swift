@@ -40,8 +40,19 @@ extension BinaryPropertyListReader {
             case 0x09: return .bool(true)
             default: throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
             }
-        case 0x1, 0x8:
+        case 0x1:
             return try integer(at: offset, nibble: nibble)
+        case 0x8:
+            // A UID (NSKeyedArchiver's object reference): its low nibble is the byte count minus
+            // one (0x80 is 1 byte, 0x83 is 4), unlike an integer's power of two.
+            let width = Int(nibble) + 1
+            try checkRange(offset + 1, width, "a UID")
+            guard width <= 8 else {
+                let high = try bits64Padded(at: offset + 1, width: width - 8)
+                guard high == 0 else { throw .numberOutOfRange("a UID wider than 64 bits", location(offset)) }
+                return try uid(bits64Padded(at: offset + 1 + width - 8, width: 8), at: offset)
+            }
+            return try uid(bits64Padded(at: offset + 1, width: width), at: offset)
         case 0x2:
             if nibble == 2 {
                 try checkRange(offset + 1, 4, "a real")
@@ -151,6 +162,12 @@ extension BinaryPropertyListReader {
             guard size <= nodeLimit else { throw .tooLarge(limit: nodeLimit, location()) }
         }
         return (.object(object), size, height)
+    }
+
+    /// A UID's value, read as an integer.
+    func uid(_ raw: UInt64, at offset: Int) throws(SerializationError) -> KeyValue {
+        guard let value = Int(exactly: raw) else { throw .numberOutOfRange("UID \(raw)", location(offset)) }
+        return .int(value)
     }
 
     func bits64(at offset: Int) throws(SerializationError) -> UInt64 {

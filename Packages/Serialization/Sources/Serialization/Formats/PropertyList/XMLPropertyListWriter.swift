@@ -98,7 +98,11 @@ struct XMLPropertyListWriter {
         case .date(let date):
             // Property lists carry whole seconds in their XML form.
             append("<date>")
-            ISO8601.write(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), into: &bytes)
+            let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+            guard ISO8601.write(whole, into: &bytes) else {
+                throw unsupported(
+                    "the date \(date.timeIntervalSince1970)s after 1970, whose year is outside 1…9999, in ISO 8601")
+            }
             append("</date>\n")
         case .array(let array):
             guard path.count < maximumDepth else { throw tooDeep() }
