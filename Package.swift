@@ -58,6 +58,7 @@ func addOn(_ name: String, in package: String, _ dependencies: [Dep], tests: [De
 }
 
 let yams = Dep.product("Yams", package: "Yams")
+let propertyBased = Dep.product("PropertyBased", package: "swift-property-based")
 let mustache = Dep.product("Mustache", package: "swift-mustache")
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
@@ -80,7 +81,7 @@ let modules: [Module] = [
     addOn("CommandsTesting", in: "Commands", [.module("Commands")]),
     package("EventBus"),
     package("Router", [.module("Errors")]),
-    package("Serialization", [.module("Errors")]),
+    package("Serialization", [.module("Errors")], tests: [.module("SerializationYAML"), propertyBased]),
     addOn("SerializationYAML", in: "Serialization", [.module("Serialization"), yams]),
     package(
         "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization")],
@@ -165,6 +166,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // End-to-end tests of the CLI: they run the built `boiler` and build what it generates.

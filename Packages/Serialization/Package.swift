@@ -15,12 +15,20 @@ let package = Package(
     dependencies: [
         .package(path: "../Errors"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Test only: seeded random trees for the round-trip properties.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
             name: "Serialization", dependencies: [.product(name: "Errors", package: "Errors")],
             swiftSettings: swiftSettings),
-        .testTarget(name: "SerializationTests", dependencies: ["Serialization"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SerializationTests",
+            dependencies: [
+                "Serialization", "SerializationYAML",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "SerializationYAML", dependencies: ["Serialization", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings),

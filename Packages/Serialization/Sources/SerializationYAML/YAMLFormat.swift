@@ -13,7 +13,10 @@ import Yams
 /// Writing is deterministic (sorted keys, block style); dates are ISO 8601 strings and data
 /// base64 strings, as in JSON. Reading is bounded: nesting deeper than ``maximumDepth`` and
 /// documents that expand (through aliases) past ``maximumNodes`` values are errors. Writing
-/// refuses nesting deeper than ``maximumDepth`` as well, so what is written reads back.
+/// refuses nesting deeper than ``maximumDepth`` as well, so what is written reads back, and a
+/// string or key that starts with U+FEFF (Yams drops that character when it reads a scalar).
+/// Numbers are exact: doubles are written as their shortest text, integers beyond `Int` and long
+/// decimals with all their digits.
 public struct YAMLFormat: DataFormat {
     /// The deepest nesting of sequences and mappings this format writes and reads.
     public var maximumDepth: Int
@@ -89,11 +92,25 @@ public struct YAMLFormat: DataFormat {
         case .null: return Node("null", Tag(.null))
         case .bool(let value): return try value.represented()
         case .int(let value): return try value.represented()
-        case .double(let value): return try value.represented()
-        case .string(let value): return try value.represented()
+        case .double(let value):
+            // Yams prints 15 significant digits; the shortest text that reads back as the same
+            // Double needs up to 17.
+            guard value.isFinite else { return try value.represented() }
+            return Node(value.description, Tag(.float))
+        case .decimal(let value):
+            guard !value.isNaN else {
+                throw SerializationError.unsupportedValue("the number NaN", .init(format: kind.name))
+            }
+            let text = value.description
+            return Node(text, Tag(text.contains(".") ? .float : .int))
+        case .string(let value): return try Self.scalar(value)
         case .data(let value): return try value.base64EncodedString().represented()
         case .date:
-            let text = try JSONFormat().data(from: [tree])
+            let text: Data
+            do { text = try JSONFormat().data(from: [tree]) } catch {
+                throw SerializationError.unsupportedValue(
+                    "a date whose year is outside 1…9999 in ISO 8601", .init(format: kind.name))
+            }
             let string = String(decoding: text.dropFirst(2).dropLast(2), as: UTF8.self)
             return try string.represented()
         case .array(let elements):
@@ -111,13 +128,23 @@ public struct YAMLFormat: DataFormat {
             var pairs: [(Node, Node)] = []
             for entry in object {
                 do {
-                    pairs.append((try entry.key.represented(), try node(entry.value, depth: depth + 1)))
+                    pairs.append((try Self.scalar(entry.key), try node(entry.value, depth: depth + 1)))
                 } catch let error as SerializationError {
                     throw error.prefixed(with: .key(entry.key))
                 }
             }
             return Node(pairs)
         }
+    }
+
+    /// The node of a string or key. Yams drops a U+FEFF (byte order mark) at the start of a
+    /// scalar when it reads one back, so such a string would not round-trip: it is refused.
+    static func scalar(_ text: String) throws -> Node {
+        guard text.unicodeScalars.first != "\u{FEFF}" else {
+            throw SerializationError.unsupportedValue(
+                "a string that starts with U+FEFF (YAML readers drop it)", .init(format: kind.name))
+        }
+        return try text.represented()
     }
 
     /// The error for a container nested deeper than the limit; the key path is added as the
@@ -140,6 +167,11 @@ public struct YAMLFormat: DataFormat {
             let tag = node.tag
             if tag == Tag(.null) { return .null }
             if tag == Tag(.bool), let bool = node.bool { return .bool(bool) }
+            if tag == Tag(.int) || tag == Tag(.float), let number = KeyValue(numberText: scalar.string) {
+                // Plain decimal digits are read exactly: Int, Double when that is exact, else Decimal.
+                if tag == Tag(.float), case .int(let integer) = number { return .double(Double(integer)) }
+                return number
+            }
             if tag == Tag(.int), let int = node.int { return .int(int) }
             if tag == Tag(.float), let float = node.float { return .double(float) }
             if tag == Tag(.binary), let data = node.binary { return .data(data) }

@@ -85,3 +85,40 @@ struct YAMLDepthLimitTests {
         #expect(throws: SerializationError.self) { try limited.data(from: [[[[1]]]]) }
     }
 }
+
+@Suite("YAML exact numbers")
+struct YAMLExactNumberTests {
+    struct Numbers: Codable, Equatable {
+        var unsigned: [UInt64] = [0, UInt64(Int64.max) + 1, .max]
+        var signed: [Int64] = [.min, .max]
+        var decimals: [Decimal] = ["0.1", "3.14159265358979323846", "-12345678901234567890.5", "1e-100"].map {
+            Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))!
+        }
+        var doubles: [Double] = [
+            0.1 + 0.2, 1.0 / 3, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e23, 123_456_789.123_456_78,
+        ]
+    }
+
+    @Test("integers, decimals and doubles round-trip exactly through YAML")
+    func numbers() throws {
+        let yaml = Serializer(.yaml)
+        let value = Numbers()
+        let back = try yaml.read(Numbers.self, from: yaml.data(value))
+        #expect(back == value)
+        #expect(back.doubles.map(\.bitPattern) == value.doubles.map(\.bitPattern))
+        #expect(back.decimals.map(\.description) == value.decimals.map(\.description))
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    struct Wide: Codable, Equatable {
+        var values: [Int128] = [.min, .max]
+        var top: UInt128 = .max
+    }
+
+    @Test("Int128 and UInt128 round-trip through YAML")
+    func wide() throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let yaml = Serializer(.yaml)
+        #expect(try yaml.read(Wide.self, from: yaml.data(Wide())) == Wide())
+    }
+}

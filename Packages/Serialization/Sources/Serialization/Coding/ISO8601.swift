@@ -4,19 +4,25 @@ import Foundation
 enum ISO8601 {
     /// `2024-05-06T07:08:09Z`, or `2024-05-06T07:08:09.125Z` when there are fractional seconds
     /// (up to microseconds, trailing zeros trimmed).
-    static func string(from date: Date) -> String {
+    /// The text of `date`, or nil when its year is outside 1…9999 (which ISO 8601's four digits
+    /// cannot spell).
+    static func string(from date: Date) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(27)
-        write(date, into: &bytes)
+        guard write(date, into: &bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func write(_ date: Date, into bytes: inout [UInt8]) {
+    /// The seconds since 1970 of 0001-01-01T00:00:00Z and of 10000-01-01T00:00:00Z.
+    static let representable: Range<Double> = -62_135_596_800..<253_402_300_800
+
+    /// Appends the text of `date`; returns false (appending nothing) when its year is outside
+    /// 1…9999, which four digits cannot spell: a writer throws rather than write another date.
+    @discardableResult
+    static func write(_ date: Date, into bytes: inout [UInt8]) -> Bool {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 253_402_300_800 else {
-            bytes.append(contentsOf: Array((interval < 0 ? "0001-01-01T00:00:00Z" : "9999-12-31T23:59:59Z").utf8))
-            return
-        }
+        // Rounding to microseconds may carry into the next year; the check below sees that too.
+        guard interval.isFinite, representable.contains(interval) else { return false }
         var seconds = interval.rounded(.down)
         var micros = Int(((interval - seconds) * 1_000_000).rounded())
         if micros >= 1_000_000 {
@@ -27,13 +33,13 @@ enum ISO8601 {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)
+        guard (1...9999).contains(year) else { return false }
         func two(_ value: Int) {
             bytes.append(UInt8(48 + value / 10))
             bytes.append(UInt8(48 + value % 10))
         }
-        let clampedYear = max(0, min(9999, year))
-        two(clampedYear / 100)
-        two(clampedYear % 100)
+        two(year / 100)
+        two(year % 100)
         bytes.append(UInt8(ascii: "-"))
         two(month)
         bytes.append(UInt8(ascii: "-"))
@@ -55,6 +61,7 @@ enum ISO8601 {
             }
         }
         bytes.append(UInt8(ascii: "Z"))
+        return true
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; nil when it is not one.
@@ -86,7 +93,9 @@ enum ISO8601 {
             let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
             let second = number(2)
         else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        guard year >= 1, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+            return nil
+        }
         var fraction = 0.0
         if expect(UInt8(ascii: ".")) || expect(UInt8(ascii: ",")) {
             var scale = 0.1

@@ -3,8 +3,9 @@ import Foundation
 /// Encodes `Encodable` values to ``KeyValue`` trees.
 ///
 /// Dates and data become ``KeyValue/date(_:)`` and ``KeyValue/data(_:)`` (unless the options
-/// say otherwise); `URL`, `UUID` and `Decimal` become strings; ``Versioned`` values get their
-/// version stamped under their version key.
+/// say otherwise); `URL` and `UUID` become strings; `Decimal` and integers beyond `Int` become
+/// exact numbers (``KeyValue/number(_:)``); ``Versioned`` values get their version stamped under
+/// their version key.
 public struct KeyValueEncoder: Sendable {
     /// How dates, data and keys are represented.
     public var options: CodingOptions
@@ -13,8 +14,8 @@ public struct KeyValueEncoder: Sendable {
     public init(options: CodingOptions = .default) { self.options = options }
 
     /// The tree of `value`.
-    /// - Throws: ``SerializationError`` when a value cannot be represented (an unsigned integer
-    ///   above `Int.max`) or the value's own `encode(to:)` throws.
+    /// - Throws: ``SerializationError`` when a value cannot be represented (a NaN `Decimal`) or
+    ///   the value's own `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> KeyValue {
         let encoder = TreeEncoder(options: options, path: .root)
         return try encoder.box(value, path: .root)

@@ -62,6 +62,10 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
     private func integer<N: FixedWidthInteger>(_ key: Key) throws -> N {
         try decoder.unboxInteger(value(key), as: N.self, .key(name(key), node))
@@ -156,6 +160,10 @@ struct TreeUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     private mutating func integer<N: FixedWidthInteger>() throws -> N {
         let index = currentIndex
@@ -217,5 +225,9 @@ struct TreeSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unboxInteger(value, as: UInt16.self, node) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unboxInteger(value, as: UInt32.self, node) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(value, as: UInt64.self, node) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try decoder.unboxInteger(value, as: Int128.self, node) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try decoder.unboxInteger(value, as: UInt128.self, node) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unbox(value, as: T.self, node: node) }
 }

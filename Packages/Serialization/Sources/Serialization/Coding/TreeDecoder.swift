@@ -102,17 +102,47 @@ final class TreeDecoder: Decoder {
                     "\(number)", SerializationError.Location(keyPath: node().path))
             }
             return integer
+        case .decimal(let number):
+            guard let integer = Int(number.description) else {
+                throw SerializationError.numberOutOfRange(
+                    "\(number)", SerializationError.Location(keyPath: node().path))
+            }
+            return integer
         default: throw mismatch("Int", value, node())
         }
     }
 
+    /// An integer of any width, exactly: from an integer, an integral double, or a decimal
+    /// (how integers beyond `Int` are held).
     func unboxInteger<N: FixedWidthInteger>(_ value: KeyValue, as type: N.Type, _ node: PathNode) throws -> N {
-        let wide = try unboxInt(value, node)
-        guard let number = N(exactly: wide) else {
+        let number: N?
+        switch value {
+        case .int(let wide): number = N(exactly: wide)
+        case .double(let wide):
+            // -9223372036854775809 used to parse as a Double rounding to exactly -2⁶³; keep
+            // refusing that Double for 64-bit types rather than passing it as their minimum.
+            number = N.bitWidth == 64 && N.isSigned && wide <= -0x1p63 ? nil : N(exactly: wide)
+        case .decimal(let wide): number = N(wide.description)
+        // Binary property lists hold integers up to 128 signed bits; a larger UInt128 is
+        // stored as its digits.
+        case .string(let text) where N.bitWidth > 64: number = N(text)
+        default: throw mismatch("Int", value, node)
+        }
+        guard let number else {
             throw SerializationError.numberOutOfRange(
-                "\(wide) for \(N.self)", SerializationError.Location(keyPath: node.path))
+                "\(Self.numberText(value)) for \(N.self)", SerializationError.Location(keyPath: node.path))
         }
         return number
+    }
+
+    /// A number's text for an error message.
+    static func numberText(_ value: KeyValue) -> String {
+        switch value {
+        case .int(let number): String(number)
+        case .double(let number): number.description
+        case .decimal(let number): number.description
+        default: value.kindName
+        }
     }
 
     @inline(__always)
@@ -120,6 +150,13 @@ final class TreeDecoder: Decoder {
         switch value {
         case .double(let number): return number
         case .int(let number): return Double(number)
+        case .decimal(let number):
+            // The nearest Double to the decimal's digits (Decimal's own conversion can be off).
+            guard let double = Double(number.description) else {
+                throw SerializationError.numberOutOfRange(
+                    "\(number) for Double", SerializationError.Location(keyPath: node().path))
+            }
+            return double
         default: throw mismatch("Double", value, node())
         }
     }
@@ -181,6 +218,7 @@ final class TreeDecoder: Decoder {
             }
             return decimal
         case .int(let number): return Decimal(number)
+        case .decimal(let number): return number
         case .double(let number):
             // Decimal(Double) keeps binary noise (0.1 → 0.1000000000000000512); the shortest
             // decimal that reads back as the same Double is what the writer meant.

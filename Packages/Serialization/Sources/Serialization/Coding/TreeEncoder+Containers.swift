@@ -31,6 +31,10 @@ struct TreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try encodeInteger(value, key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { try encodeInteger(value, key) }
 
     private func encodeInteger<N: BinaryInteger>(_ value: N, _ key: Key) throws {
         let name = self.key(key)
@@ -93,6 +97,10 @@ struct TreeUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
     mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
     mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { try encodeInteger(value) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { try encodeInteger(value) }
 
     private func encodeInteger<N: BinaryInteger>(_ value: N) throws {
         array.elements.append(try encoder.boxInteger(value, path: .index(array.elements.count, node)))
@@ -148,5 +156,9 @@ struct TreeSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
     mutating func encode(_ value: UInt32) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
     mutating func encode(_ value: UInt64) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: Int128) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    mutating func encode(_ value: UInt128) throws { store(try encoder.boxInteger(value, path: encoder.node)) }
     mutating func encode<T: Encodable>(_ value: T) throws { store(try encoder.box(value, path: encoder.node)) }
 }

@@ -140,7 +140,7 @@ final class TreeEncoder: Encoder {
         case let data as Data: return boxData(data)
         case let url as URL: return .string(url.absoluteString)
         case let uuid as UUID: return .string(uuid.uuidString)
-        case let decimal as Decimal: return .string(decimal.description)
+        case let decimal as Decimal: return try boxDecimal(decimal, path: path)
         case let tree as KeyValue: return tree
         case let number as Float: return .double(Self.widened(number))
         case let number as Int64: return .int(Int(number))
@@ -197,18 +197,31 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    func boxUnsigned(_ number: UInt64, path: PathNode) throws -> KeyValue {
-        guard let integer = Int(exactly: number) else {
-            throw SerializationError.numberOutOfRange("\(number)", SerializationError.Location(keyPath: path.path))
+    /// A `Decimal` as a number, exactly (see ``KeyValue/number(_:)``); NaN has no number.
+    func boxDecimal(_ decimal: Decimal, path: PathNode) throws -> KeyValue {
+        guard !decimal.isNaN else {
+            throw SerializationError.unsupportedValue("a NaN Decimal", SerializationError.Location(keyPath: path.path))
         }
-        return .int(integer)
+        return KeyValue.number(decimal)
+    }
+
+    func boxUnsigned(_ number: UInt64, path: PathNode) throws -> KeyValue {
+        if let integer = Int(exactly: number) { return .int(integer) }
+        return .decimal(Decimal(number))
     }
 
     @inline(__always)
     func boxInteger<N: BinaryInteger>(_ number: N, path: @autoclosure () -> PathNode) throws -> KeyValue {
-        guard let integer = Int(exactly: number) else {
-            throw SerializationError.numberOutOfRange("\(number)", SerializationError.Location(keyPath: path().path))
+        if let integer = Int(exactly: number) { return .int(integer) }
+        return try boxBigInteger(number, path: path())
+    }
+
+    /// An integer beyond `Int` (a large `UInt64`, `Int128`, `UInt128`) as an exact decimal.
+    func boxBigInteger<N: BinaryInteger>(_ number: N, path: PathNode) throws -> KeyValue {
+        var text = String(number)
+        guard let decimal = text.withUTF8({ NumberText.exactDecimal($0) }) else {
+            throw SerializationError.numberOutOfRange(text, SerializationError.Location(keyPath: path.path))
         }
-        return .int(integer)
+        return .decimal(decimal)
     }
 }

@@ -49,6 +49,9 @@ extension KeyValue: Codable {
         case .double(let value):
             var single = encoder.singleValueContainer()
             try single.encode(value)
+        case .decimal(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
         case .string(let value):
             var single = encoder.singleValueContainer()
             try single.encode(value)

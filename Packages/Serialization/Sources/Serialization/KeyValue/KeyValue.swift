@@ -17,6 +17,11 @@ public enum KeyValue: Sendable, Hashable {
     case int(Int)
     /// A floating-point number.
     case double(Double)
+    /// A number that neither `Int` nor `Double` holds exactly: an integer beyond `Int`
+    /// (a large `UInt64`, `Int128`, `UInt128`) or a `Decimal` with more digits than a `Double`
+    /// keeps. ``number(_:)`` makes the canonical value for a `Decimal`; readers return this case
+    /// only for such numbers.
+    case decimal(Decimal)
     /// A string.
     case string(String)
     /// Raw bytes (base64 in JSON, `<data>` in property lists).
@@ -54,6 +59,7 @@ extension KeyValue {
         case .bool: "bool"
         case .int: "int"
         case .double: "double"
+        case .decimal: "decimal"
         case .string: "string"
         case .data: "data"
         case .date: "date"
@@ -68,20 +74,34 @@ extension KeyValue {
     /// The string, when this value is one.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
 
-    /// The integer, when this value is one (or a double with an exact integer value).
+    /// The integer, when this value is one (or a double or decimal with an exact `Int` value).
     public var intValue: Int? {
         switch self {
         case .int(let value): value
         case .double(let value): Int(exactly: value)
+        case .decimal(let value): Int(value.description)
         default: nil
         }
     }
 
-    /// The number as a double, when this value is an integer or a double.
+    /// The number as a double (the nearest one), when this value is a number.
     public var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
+        case .decimal(let value): Double(value.description)
+        default: nil
+        }
+    }
+
+    /// The number as a `Decimal`, when this value is a number: exact for integers, decimals, and
+    /// doubles by their shortest text (`0.1` is `Decimal(string: "0.1")`).
+    public var decimalValue: Decimal? {
+        switch self {
+        case .int(let value): Decimal(value)
+        case .double(let value):
+            value.isFinite ? Decimal(string: value.description, locale: NumberText.posix) : nil
+        case .decimal(let value): value
         default: nil
         }
     }

@@ -1,8 +1,11 @@
 /// A model's version as stored in its data: an integer or a string.
 ///
-/// Integers order numerically. Strings order by their dot-separated numeric components when they
-/// have them (`"1.10" > "1.9"`), otherwise alphabetically. An integer and a string compare by
-/// the string's first component.
+/// Versions order by their dot-separated components, left to right: numeric components by value
+/// (`"1.10" > "1.9"`, `2 < "10"`), other components alphabetically, and a numeric component
+/// before any other (`"2" < "10a"`, `"1.9" < "1.beta"`); a version that is a prefix of another
+/// comes first (`"1" < "1.0"`). Versions with equal components but different spellings
+/// (`1`, `"1"`, `"01"`) order integers first, then by their text, so that exactly one of
+/// `a < b`, `b < a` and `a == b` holds: `<` is a strict total order consistent with `==`.
 public enum ModelVersion: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByIntegerLiteral,
     ExpressibleByStringLiteral
 {
@@ -44,24 +47,48 @@ public enum ModelVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
     }
 
-    private var numericComponents: [Int]? {
-        switch self {
-        case .int(let value): return [value]
-        case .string(let text):
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-            guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
-            return parts.compactMap { $0 }
+    /// One dot-separated part of a version: a number, or other text.
+    private enum Component: Comparable {
+        case number(Int)
+        case text(String)
+
+        init(_ part: Substring) {
+            if let number = Int(part) { self = .number(number) } else { self = .text(String(part)) }
+        }
+
+        /// Numbers by value, before any text; texts alphabetically.
+        static func < (lhs: Component, rhs: Component) -> Bool {
+            switch (lhs, rhs) {
+            case (.number(let a), .number(let b)): a < b
+            case (.number, .text): true
+            case (.text, .number): false
+            case (.text(let a), .text(let b)): a < b
+            }
         }
     }
 
-    /// Orders versions numerically by component where possible.
+    private var components: [Component] {
+        switch self {
+        case .int(let value): [.number(value)]
+        case .string(let text): text.split(separator: ".", omittingEmptySubsequences: false).map(Component.init)
+        }
+    }
+
+    /// Orders versions by component (see the type's documentation); a strict total order that
+    /// agrees with `==`.
     public static func < (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
         if case .int(let left) = lhs, case .int(let right) = rhs { return left < right }
-        if let left = lhs.numericComponents, let right = rhs.numericComponents {
-            for (a, b) in zip(left, right) where a != b { return a < b }
-            return left.count < right.count
+        let left = lhs.components
+        let right = rhs.components
+        for (a, b) in zip(left, right) where a != b { return a < b }
+        if left.count != right.count { return left.count < right.count }
+        // Same components, different spellings (1, "1", "01"): integers first, then by text.
+        switch (lhs, rhs) {
+        case (.int, .string): return true
+        case (.string, .int): return false
+        case (.string(let a), .string(let b)): return a < b
+        case (.int, .int): return false
         }
-        return lhs.description < rhs.description
     }
 }
 

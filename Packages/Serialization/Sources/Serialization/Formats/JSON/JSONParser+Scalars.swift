@@ -103,7 +103,9 @@ extension JSONParser {
         return length
     }
 
-    /// A number per RFC 8259; integers that fit `Int` stay integers.
+    /// A number per RFC 8259, exactly: integers that fit `Int` are ``KeyValue/int(_:)``, other
+    /// numbers ``KeyValue/double(_:)`` when that is exact (the `Double`'s shortest text is the same
+    /// number) and ``KeyValue/decimal(_:)`` when it is not.
     mutating func parseNumber() throws(SerializationError) -> KeyValue {
         let start = position
         var cursor = position
@@ -117,6 +119,7 @@ extension JSONParser {
         }
         var integer: Int = 0
         var overflow = false
+        let digitsStart = cursor
         if bytes[cursor] == 48 {
             cursor += 1
             if cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
@@ -135,12 +138,17 @@ extension JSONParser {
             }
         }
         var isInteger = true
+        // Up to 15 digits and a small exponent: any Double holds the number exactly, so the
+        // exactness check below is skipped (the common case: what people and writers type).
+        var mantissaDigits = cursor - digitsStart
+        var smallExponent = true
         if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
             isInteger = false
             cursor += 1
             let digits = cursor
             while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
             guard cursor > digits else { throw error("a decimal point must be followed by digits", at: cursor) }
+            mantissaDigits += cursor - digits
         }
         if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "e") || bytes[cursor] == UInt8(ascii: "E") {
             isInteger = false
@@ -151,6 +159,10 @@ extension JSONParser {
             let digits = cursor
             while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
             guard cursor > digits else { throw error("an exponent must have digits", at: cursor) }
+            // At most two digits, or three below 250: the value stays a normal Double.
+            let count = cursor - digits
+            smallExponent =
+                count <= 2 || (count == 3 && (bytes[digits] < 50 || (bytes[digits] == 50 && bytes[digits + 1] < 53)))
         }
         position = cursor
         if isInteger && !overflow {
@@ -158,10 +170,13 @@ extension JSONParser {
             if negative && integer == 0 { return .double(-0.0) }
             return .int(integer)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
-        guard let number = Double(text), number.isFinite else {
-            throw .numberOutOfRange(String(text.prefix(40)), location(at: start))
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
+        let value =
+            isInteger
+            ? NumberText.bigInteger(text) : NumberText.fraction(text, fewDigits: mantissaDigits <= 15 && smallExponent)
+        guard let value else {
+            throw .numberOutOfRange(String(String(decoding: text, as: UTF8.self).prefix(40)), location(at: start))
         }
-        return .double(number)
+        return value
     }
 }

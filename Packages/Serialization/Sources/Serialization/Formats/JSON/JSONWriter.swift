@@ -28,6 +28,13 @@ struct JSONWriter {
                     SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
             }
             append(number.description)
+        case .decimal(let number):
+            guard !number.isNaN else {
+                throw SerializationError.unsupportedValue(
+                    "the number NaN in JSON", SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
+            }
+            // Plain digits (Decimal never prints an exponent), read back as the same decimal.
+            append(number.description)
         case .string(let string): writeString(string)
         case .data(let data):
             bytes.append(UInt8(ascii: "\""))
@@ -35,7 +42,11 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "\""))
         case .date(let date):
             bytes.append(UInt8(ascii: "\""))
-            ISO8601.write(date, into: &bytes)
+            guard ISO8601.write(date, into: &bytes) else {
+                throw SerializationError.unsupportedValue(
+                    "the date \(date.timeIntervalSince1970)s after 1970, whose year is outside 1…9999, in ISO 8601",
+                    SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
+            }
             bytes.append(UInt8(ascii: "\""))
         case .array(let array):
             // `path` holds one component per enclosing container, so this array is at depth

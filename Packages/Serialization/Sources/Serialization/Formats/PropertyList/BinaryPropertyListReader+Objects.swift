@@ -40,8 +40,19 @@ extension BinaryPropertyListReader {
             case 0x09: return .bool(true)
             default: throw fail("unknown marker 0x\(String(marker, radix: 16))", at: offset)
             }
-        case 0x1, 0x8:
-            return .int(try integer(at: offset, nibble: nibble))
+        case 0x1:
+            return try integer(at: offset, nibble: nibble)
+        case 0x8:
+            // A UID (NSKeyedArchiver's object reference): its low nibble is the byte count minus
+            // one (0x80 is 1 byte, 0x83 is 4), unlike an integer's power of two.
+            let width = Int(nibble) + 1
+            try checkRange(offset + 1, width, "a UID")
+            guard width <= 8 else {
+                let high = try bits64Padded(at: offset + 1, width: width - 8)
+                guard high == 0 else { throw .numberOutOfRange("a UID wider than 64 bits", location(offset)) }
+                return try uid(bits64Padded(at: offset + 1 + width - 8, width: 8), at: offset)
+            }
+            return try uid(bits64Padded(at: offset + 1, width: width), at: offset)
         case 0x2:
             if nibble == 2 {
                 try checkRange(offset + 1, 4, "a real")
@@ -153,6 +164,12 @@ extension BinaryPropertyListReader {
         return (.object(object), size, height)
     }
 
+    /// A UID's value, read as an integer.
+    func uid(_ raw: UInt64, at offset: Int) throws(SerializationError) -> KeyValue {
+        guard let value = Int(exactly: raw) else { throw .numberOutOfRange("UID \(raw)", location(offset)) }
+        return .int(value)
+    }
+
     func bits64(at offset: Int) throws(SerializationError) -> UInt64 {
         guard offset + 8 <= bytes.count else { throw fail("a number runs past the end", at: offset) }
         var value: UInt64 = 0
@@ -160,21 +177,26 @@ extension BinaryPropertyListReader {
         return value
     }
 
-    func integer(at offset: Int, nibble: UInt8) throws(SerializationError) -> Int {
+    /// An integer object: ``KeyValue/int(_:)`` when it fits `Int`, else (a 128-bit one, as
+    /// Foundation writes a `UInt64` above `Int64.max`) an exact ``KeyValue/decimal(_:)``.
+    func integer(at offset: Int, nibble: UInt8) throws(SerializationError) -> KeyValue {
         guard nibble <= 4 else { throw fail("an integer of unsupported size", at: offset) }
         let width = 1 << Int(nibble)
         try checkRange(offset + 1, width, "an integer")
         if width == 16 {
-            // 128-bit: accept only values whose high half is a sign extension of the low half.
+            // 128-bit, two's complement: an Int when the high half only extends the low half's sign.
             let high = try bits64(at: offset + 1)
-            let low = Int64(bitPattern: try bits64(at: offset + 9))
-            guard high == (low < 0 ? UInt64.max : 0) else {
+            let lowBits = try bits64(at: offset + 9)
+            let low = Int64(bitPattern: lowBits)
+            if high == (low < 0 ? UInt64.max : 0) { return .int(Int(low)) }
+            let text = NumberText.text(int128High: high, low: lowBits)
+            guard let decimal = Decimal(string: text, locale: NumberText.posix) else {
                 throw .numberOutOfRange("a 128-bit integer", location(offset))
             }
-            return Int(low)
+            return .decimal(decimal)
         }
         let raw = try bits64Padded(at: offset + 1, width: width)
-        return width == 8 ? Int(Int64(bitPattern: raw)) : Int(raw)
+        return .int(width == 8 ? Int(Int64(bitPattern: raw)) : Int(raw))
     }
 
     func bits64Padded(at offset: Int, width: Int) throws(SerializationError) -> UInt64 {

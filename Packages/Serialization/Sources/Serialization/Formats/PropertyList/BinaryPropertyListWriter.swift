@@ -77,6 +77,15 @@ struct BinaryPropertyListWriter {
             }
             objects[id] = .dictionary(keys: keys, values: values)
             return id
+        case .decimal(let number):
+            guard !number.isNaN else {
+                throw .unsupportedValue("the number NaN", SerializationError.Location(format: "binary property list"))
+            }
+            // Integers up to 128 bits are native; other decimals have no binary form and are
+            // stored as their digits, which decode back to the same Decimal.
+            if NumberText.int128Words(number) == nil { return string(number.description) }
+            objects.append(.scalar(value))
+            return objects.count - 1
         default:
             objects.append(.scalar(value))
             return objects.count - 1
@@ -156,6 +165,12 @@ struct BinaryPropertyListWriter {
         case .double(let number):
             bytes.append(0x23)
             appendBigEndian(number.bitPattern, width: 8)
+        case .decimal(let number):
+            // flatten stored only decimals that are 128-bit integers as scalars.
+            let (high, low) = NumberText.int128Words(number) ?? (0, 0)
+            bytes.append(0x14)
+            appendBigEndian(high, width: 8)
+            appendBigEndian(low, width: 8)
         case .date(let date):
             bytes.append(0x33)
             appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)

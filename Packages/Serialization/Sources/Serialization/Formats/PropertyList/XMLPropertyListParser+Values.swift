@@ -20,7 +20,7 @@ extension XMLPropertyListParser {
             return isLiteralNull ? .null : .string(text)
         case "integer":
             let text = try trimmedText(tag)
-            return .int(try integer(text, at: tag.offset))
+            return try integer(text, at: tag.offset)
         case "real":
             let text = try trimmedText(tag)
             switch text.lowercased() {
@@ -28,10 +28,15 @@ extension XMLPropertyListParser {
             case "inf", "+inf", "infinity", "+infinity": return .double(.infinity)
             case "-inf", "-infinity": return .double(-.infinity)
             default:
-                guard let number = Double(text) else {
+                // Exactly: a Double when that is the number written, else a Decimal.
+                guard let number = NumberText.value(text) else {
+                    if Double(text) != nil {
+                        throw .numberOutOfRange(String(text.prefix(40)), location(at: tag.offset))
+                    }
                     throw error("<real> holds \"\(text.prefix(40))\"", at: tag.offset)
                 }
-                return .double(number)
+                if case .int(let integer) = number { return .double(Double(integer)) }
+                return number
             }
         case "date":
             let text = try trimmedText(tag)
@@ -60,7 +65,9 @@ extension XMLPropertyListParser {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func integer(_ text: String, at offset: Int) throws(SerializationError) -> Int {
+    /// An `<integer>`'s value: ``KeyValue/int(_:)`` when it fits `Int`, else an exact
+    /// ``KeyValue/decimal(_:)`` (up to 38 digits).
+    func integer(_ text: String, at offset: Int) throws(SerializationError) -> KeyValue {
         var digits = Substring(text)
         var negative = false
         if digits.first == "-" || digits.first == "+" {
@@ -75,15 +82,20 @@ extension XMLPropertyListParser {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
             throw error("<integer> holds \"\(text.prefix(40))\"", at: offset)
         }
-        guard let magnitude = UInt64(digits, radix: radix) else {
+        if let magnitude = UInt64(digits, radix: radix) {
+            if negative, magnitude <= UInt64(Int64.max) + 1 {
+                return .int(magnitude == UInt64(Int64.max) + 1 ? Int(Int64.min) : -Int(magnitude))
+            }
+            if !negative, let value = Int(exactly: magnitude) { return .int(value) }
+            if radix == 16 && negative { throw .numberOutOfRange(String(text.prefix(40)), location(at: offset)) }
+            if radix == 16 { return .decimal(Decimal(magnitude)) }
+        }
+        guard radix == 10 else { throw .numberOutOfRange(String(text.prefix(40)), location(at: offset)) }
+        var decimalText = (negative ? "-" : "") + digits
+        guard let decimal = decimalText.withUTF8({ NumberText.exactDecimal($0) }) else {
             throw .numberOutOfRange(String(text.prefix(40)), location(at: offset))
         }
-        if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { throw .numberOutOfRange(text, location(at: offset)) }
-            return magnitude == UInt64(Int64.max) + 1 ? Int(Int64.min) : -Int(magnitude)
-        }
-        guard let value = Int(exactly: magnitude) else { throw .numberOutOfRange(text, location(at: offset)) }
-        return value
+        return .decimal(decimal)
     }
 
     mutating func enter(_ tag: Tag) throws(SerializationError) {

@@ -62,6 +62,16 @@ struct XMLPropertyListWriter {
                 text = number.description
             }
             append("<real>\(text)</real>\n")
+        case .decimal(let number):
+            guard !number.isNaN else { throw unsupported("the number NaN") }
+            // Integers beyond Int as <integer> (Foundation writes UInt64 so); other decimals as a
+            // <real> with all their digits, which this reader reads back exactly.
+            let text = number.description
+            if text.utf8.contains(UInt8(ascii: ".")) {
+                append("<real>\(text)</real>\n")
+            } else {
+                append("<integer>\(text)</integer>\n")
+            }
         case .string(let string):
             // `<string>$null</string>` is how property lists spell null (PropertyListEncoder's
             // convention); a string that is "$null" gets its `$` as a character reference, which
@@ -88,7 +98,11 @@ struct XMLPropertyListWriter {
         case .date(let date):
             // Property lists carry whole seconds in their XML form.
             append("<date>")
-            ISO8601.write(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), into: &bytes)
+            let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+            guard ISO8601.write(whole, into: &bytes) else {
+                throw unsupported(
+                    "the date \(date.timeIntervalSince1970)s after 1970, whose year is outside 1…9999, in ISO 8601")
+            }
             append("</date>\n")
         case .array(let array):
             guard path.count < maximumDepth else { throw tooDeep() }
@@ -123,6 +137,11 @@ struct XMLPropertyListWriter {
             indent(depth)
             append("</dict>\n")
         }
+    }
+
+    /// The error for a value property lists cannot hold, at the current key path.
+    func unsupported(_ what: String) -> SerializationError {
+        .unsupportedValue(what, SerializationError.Location(format: "XML property list", keyPath: KeyValuePath(path)))
     }
 
     /// The error for a container nested deeper than the limit, at the current key path.
