@@ -184,12 +184,17 @@ struct NameMappingFuzzTests {
                     EntityDesign(name: name, attributes: [AttributeDesign(name: "v", type: .integer64)]))
             }
         }
-        for name in Self.names[split...] {
+        // Members alternate between attributes and to-many relationships.
+        for (offset, name) in Self.names[split...].enumerated() {
             guard let member = SwiftNames.identifier(for: name, upper: false), !stems.contains(member) else { continue }
-            if accepted(name, as: 1), !memberKeys.contains(name), members.insert(member).inserted {
+            if offset.isMultiple(of: 2), accepted(name, as: 1), !memberKeys.contains(name),
+                members.insert(member).inserted
+            {
                 memberKeys.insert(name)
                 design.entities[0].attributes.append(AttributeDesign(name: name, type: .string, isOptional: true))
-            } else if accepted(name, as: 2), !memberKeys.contains(name), members.insert(member).inserted {
+            } else if !offset.isMultiple(of: 2), accepted(name, as: 2), !memberKeys.contains(name),
+                members.insert(member).inserted
+            {
                 memberKeys.insert(name)
                 design.entities[0].relationships.append(
                     RelationshipDesign(name: name, destination: "Holder", isToMany: true))
@@ -211,6 +216,7 @@ struct NameMappingFuzzTests {
             }
         }
         #expect(design.entities.count > 20 && design.entities[0].attributes.count > 20)
+        #expect(design.entities[0].relationships.count > 20 && design.entities[1].attributes.count > 20)
 
         let folder = try Fixtures.temporaryFolder("modelgen-fuzz")
         defer { Fixtures.remove(folder) }
