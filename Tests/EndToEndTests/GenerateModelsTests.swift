@@ -23,7 +23,8 @@ struct GenerateModelsTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: output.path)
         let machine = files.filter { $0.hasPrefix("_") && $0.hasSuffix(".swift") }
         #expect(!machine.isEmpty)
-        #expect(machine.count == files.filter { !$0.hasPrefix("_") }.count)
+        #expect(machine.count == files.filter { !$0.hasPrefix("_") && !$0.hasPrefix(".") }.count)
+        #expect(files.contains(".modelgen-manifest.json"))
 
         let human = output.appendingPathComponent(String(try #require(machine.first).dropFirst()))
         try Data("// mine\n".utf8).write(to: human)
@@ -54,7 +55,7 @@ struct GenerateModelsTests {
 
         let machineOnly = try generate(["--no-human", "--access", "internal"])
         #expect(machineOnly.status == 0, "\(machineOnly.output)")
-        #expect(files() == ["_Keep.swift", "_Gone.swift"])
+        #expect(files() == ["_Keep.swift", "_Gone.swift", ".modelgen-manifest.json"])
         let keep = try String(contentsOf: output.appendingPathComponent("_Keep.swift"), encoding: .utf8)
         #expect(keep.contains("struct Keep") && !keep.contains("public struct"))
 
@@ -65,7 +66,7 @@ struct GenerateModelsTests {
         let pruned = try generate(["--prune"])
         #expect(pruned.status == 0, "\(pruned.output)")
         #expect(pruned.output.contains("Removed") && pruned.output.contains("_Gone.swift"))
-        #expect(files() == ["_Keep.swift", "Keep.swift"])
+        #expect(files() == ["_Keep.swift", "Keep.swift", ".modelgen-manifest.json"])
 
         let templates = scratch.url.appendingPathComponent("Templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
@@ -78,6 +79,40 @@ struct GenerateModelsTests {
 
         let badVariable = try generate(["--template-var", "novalue"])
         #expect(badVariable.status == 64, "\(badVariable.output)")
+    }
+
+    @Test("an edited orphan or a file ModelGen did not write exits 73 and is kept; --force goes ahead")
+    func ownership() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let design = scratch.url.appendingPathComponent("M.yaml")
+        let output = scratch.url.appendingPathComponent("Models")
+        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
+            try BoilerProcess.boiler(
+                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
+        }
+        try Data("entities:\n  - name: _Draft\n  - name: Gone\n".utf8).write(to: design)
+        #expect(try generate(["--prune"]).status == 0)
+        let human = output.appendingPathComponent("_Draft.swift")
+        #expect(FileManager.default.fileExists(atPath: human.path))
+
+        let gone = output.appendingPathComponent("_Gone.swift")
+        try Data((try String(contentsOf: gone, encoding: .utf8) + "// edited\n").utf8).write(to: gone)
+        try Data("entities:\n  - name: _Draft\n".utf8).write(to: design)
+        let refused = try generate(["--prune"])
+        #expect(refused.status == 73, "\(refused.output)")
+        #expect(refused.output.contains("_Gone.swift") && refused.output.contains("--force"))
+        #expect(FileManager.default.fileExists(atPath: gone.path))
+        let forced = try generate(["--prune", "--force"])
+        #expect(forced.status == 0, "\(forced.output)")
+        #expect(
+            !FileManager.default.fileExists(atPath: gone.path) && FileManager.default.fileExists(atPath: human.path))
+
+        try Data("// mine\n".utf8).write(to: output.appendingPathComponent("_New.swift"))
+        try Data("entities:\n  - name: _Draft\n  - name: New\n".utf8).write(to: design)
+        let unowned = try generate([])
+        #expect(unowned.status == 73, "\(unowned.output)")
+        #expect(try String(contentsOf: output.appendingPathComponent("_New.swift"), encoding: .utf8) == "// mine\n")
     }
 
     @Test("a design that is not a model is an error that names the file, and nothing is written")

@@ -76,6 +76,21 @@ struct NewProjectTests {
         #expect(try String(contentsOf: readme, encoding: .utf8) == "mine")
     }
 
+    @Test("a folder holding only files the project would not write exits 73, names them, and is left untouched")
+    func nonEmptyFolderExitCode() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let target = scratch.url.appendingPathComponent("Keep")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: target.appendingPathComponent("notes.txt"))
+        try Data("x".utf8).write(to: target.appendingPathComponent(".env"))
+        let result = try BoilerProcess.boiler(
+            ["new", "Keep", "--output", target.path, "--no-interactive", "--no-git"], in: scratch.url)
+        #expect(result.status == 73)
+        #expect(result.output.contains("notes.txt") && result.output.contains(".env"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted() == [".env", "notes.txt"])
+    }
+
     @Test("--dry-run lists the plan and writes nothing")
     func dryRun() throws {
         let scratch = try ScratchFolder()

@@ -39,5 +39,9 @@ do {
         )
     }
 } catch {
-    fail(error.localizedDescription, code: 1)
+    switch error as? ModelGenError {
+    case .unownedFile?, .editedOrphans?: fail(error.localizedDescription, code: 73)  // files in the way
+    case .invalidOption?: fail(error.localizedDescription, code: 64)
+    default: fail(error.localizedDescription, code: 1)
+    }
 }

@@ -78,7 +78,10 @@ struct NameInjectionTests {
 
     @Test(
         "names that would take a name the generated code needs are refused",
-        arguments: [("String", nil), ("Codable", nil), ("Foundation", nil), ("A", "hashValue"), ("A", "CodingKeys")])
+        arguments: [
+            ("String", nil), ("Codable", nil), ("Foundation", nil), ("A", "hashValue"), ("A", "CodingKeys"),
+            ("A", "String"), ("A", "Data"),
+        ])
     func collidingNames(entity: String, property: String?) throws {
         var design = EntityDesign(name: entity)
         if let property { design.attributes = [AttributeDesign(name: property, type: .string)] }
@@ -87,6 +90,24 @@ struct NameInjectionTests {
         } throws: { error in
             guard case .invalidName = error as? ModelGenError else { return false }
             return true
+        }
+    }
+
+    @Test("a member named like a type its entity's code mentions is refused: it would shadow the type")
+    func memberShadowsType() throws {
+        let entities = [
+            EntityDesign(
+                name: "Note",
+                attributes: [
+                    AttributeDesign(name: "Color", type: .transformable, userInfo: ["boiler.type": "[Color]"])
+                ]),
+            EntityDesign(name: "Label", relationships: [RelationshipDesign(name: "Note", destination: "Note")]),
+        ]
+        #expect(throws: ModelGenError.invalidName(file: "M.yaml", entity: "Note", property: "Color", name: "Color")) {
+            try render([entities[0]])
+        }
+        #expect(throws: ModelGenError.invalidName(file: "M.yaml", entity: "Label", property: "Note", name: "Note")) {
+            try render([EntityDesign(name: "Note"), entities[1]])
         }
     }
 

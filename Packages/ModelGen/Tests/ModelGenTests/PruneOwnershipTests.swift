@@ -55,6 +55,17 @@ struct PruneOwnershipTests {
         #expect(project.exists("_3DModel.swift"))
     }
 
+    @Test("a recorded machine file that has become an entity's human file is never pruned")
+    func machineFileBecomesHumanFile() throws {
+        let project = try Project()
+        defer { Fixtures.remove(project.folder) }
+        try project.generate("entities:\n  - name: Draft\n")
+        let report = try project.generate("entities:\n  - name: _Draft\n")
+        #expect(report.pruned.isEmpty && report.orphans.isEmpty)
+        #expect(Self.names(report.keptHumanFiles) == ["_Draft.swift"])
+        #expect(project.exists("_Draft.swift"))
+    }
+
     @Test("a file that looks like a machine file but was not written by ModelGen is never an orphan")
     func lookalikeIsNotOrphan() throws {
         let project = try Project()

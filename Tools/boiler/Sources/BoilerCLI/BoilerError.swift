@@ -17,6 +17,13 @@ public enum BoilerError: AppError, Equatable {
     case writeFailed(path: String, reason: String)
     /// A command the CLI ran (git, swift) failed.
     case commandFailed(command: String, status: Int32, output: String)
+    /// `boiler new` was pointed at a folder that already holds entries, without `--force`.
+    case folderNotEmpty(folder: String, entries: [String])
+    /// The project's `.boiler.json` holds a value boiler will not use: a path that leaves the
+    /// project, or a name that is not a Swift identifier where one is written into source.
+    case invalidRecord(path: String, field: String, reason: String)
+    /// A file would be written outside the project folder (through `..` or a symbolic link).
+    case outsideProject(path: String, reason: String)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -37,14 +44,26 @@ public enum BoilerError: AppError, Equatable {
             "Could not write \(path): \(reason). Nothing was left half-made."
         case .commandFailed(let command, let status, let output):
             "'\(command)' failed with status \(status)" + (output.isEmpty ? "." : ":\n\(output)")
+        case .folderNotEmpty(let folder, let entries):
+            "\(folder) is not empty; it holds \(entries.count) entr\(entries.count == 1 ? "y" : "ies"):\n"
+                + entries.prefix(20).map { "  \($0.debugDescription.dropFirst().dropLast())" }.joined(separator: "\n")
+                + (entries.count > 20 ? "\n  … and \(entries.count - 20) more" : "")
+                + "\nNothing was written. Pick an empty or new folder, or use --force to add the project's files "
+                + "and keep everything already there."
+        case .invalidRecord(let path, let field, let reason):
+            "\(path): '\(field)' \(reason). Nothing was written; fix or restore the file."
+        case .outsideProject(let path, let reason):
+            "Refusing to write \(path): \(reason). Nothing was written."
         }
     }
 
-    /// The process exit code: 64 usage, 73 conflicts, 1 other failures.
+    /// The process exit code: 64 usage, 65 an untrustworthy `.boiler.json`, 73 conflicts (files
+    /// in the way, a folder that is not empty, a path outside the project), 1 other failures.
     public var exitCode: Int32 {
         switch self {
         case .invalidName, .reservedName, .invalidOption, .notAProject: 64
-        case .conflicts: 73
+        case .invalidRecord: 65
+        case .conflicts, .folderNotEmpty, .outsideProject: 73
         case .writeFailed, .commandFailed: 1
         }
     }

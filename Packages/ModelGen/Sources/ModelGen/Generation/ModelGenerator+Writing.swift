@@ -59,7 +59,12 @@ extension ModelGenerator {
         }
         if let first = unowned.first { throw ModelGenError.unownedFile(path: first) }
 
-        let expected = Set(files.filter { $0.kind == .machine }.map(\.name))
+        var expected = Set(files.filter { $0.kind == .machine }.map(\.name))
+        if humanFolder.standardizedFileURL == output.standardizedFileURL {
+            // A recorded machine file that is now an entity's human file (`Draft` renamed to
+            // `_Draft`) is that file from now on, never an orphan.
+            expected.formUnion(files.filter { $0.kind == .human }.map(\.name))
+        }
         var removals: [URL] = []
         var edited: [String] = []
         for (name, entry) in previous.files.sorted(by: { $0.key < $1.key })

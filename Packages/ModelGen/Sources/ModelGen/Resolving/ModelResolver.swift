@@ -125,7 +125,30 @@ struct ModelResolver {
             }
         }
         result.imports = imports.sorted()
+        try checkMembersShadowNoType(result)
         return result
+    }
+
+    /// Refuses a property or case named like a type its entity's code mentions: inside the
+    /// type, `String.self` or `[Label].self` would find the member instead of the type.
+    private func checkMembersShadowNoType(_ entity: ResolvedEntity) throws {
+        let types = entity.properties.map(\.baseType) + entity.cases.compactMap(\.associatedType)
+        var mentioned: Set<String> = []
+        for type in types {
+            var word = String.UnicodeScalarView()
+            for scalar in type.unicodeScalars + [" "] {
+                if SwiftNames.isBody(scalar) {
+                    word.append(scalar)
+                } else if !word.isEmpty {
+                    mentioned.insert(String(word))
+                    word = String.UnicodeScalarView()
+                }
+            }
+        }
+        let members = entity.properties.map { ($0.key, $0.swiftName) } + entity.cases.map { ($0.key, $0.swiftName) }
+        for (key, swiftName) in members where mentioned.contains(swiftName) {
+            throw ModelGenError.invalidName(file: file, entity: entity.name, property: key, name: key)
+        }
     }
 
     private func add(
@@ -147,8 +170,10 @@ struct ModelResolver {
     }
 
     func memberName(_ name: String, entity: String) throws -> String {
+        // A member named like a type the generated code names would shadow it there.
         guard let identifier = SwiftNames.identifier(for: name, upper: false),
-            !SwiftNames.forbiddenMemberNames.contains(identifier)
+            !SwiftNames.forbiddenMemberNames.contains(identifier),
+            !SwiftNames.forbiddenTypeNames.contains(identifier), !typeNames.values.contains(identifier)
         else {
             throw ModelGenError.invalidName(file: file, entity: entity, property: name, name: name)
         }

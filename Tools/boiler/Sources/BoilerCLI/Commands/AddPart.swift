@@ -9,7 +9,9 @@ struct AddPart: AsyncParsableCommand {
         discussion: """
             New files are written only where nothing exists yet. Routes and services are wired \
             into the app through the machine file Generated/_Parts.swift, which is rewritten only \
-            if it has not been edited by hand. Exit codes: 64 usage, 73 conflicts, 1 failure.
+            if it has not been edited by hand. Names and paths in .boiler.json are checked first, \
+            and nothing is written outside the project. Exit codes: 64 usage, 65 an untrustworthy \
+            .boiler.json, 73 conflicts or a path outside the project, 1 failure.
             """
     )
 

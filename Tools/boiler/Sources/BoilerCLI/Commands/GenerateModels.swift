@@ -17,7 +17,10 @@ struct GenerateModels: AsyncParsableCommand {
         discussion: """
             Machine files (_Entity.swift) are rewritten only when their content changes; human files \
             (Entity.swift) are created once and never overwritten or deleted. Nothing is written when \
-            the design has an error. Exit codes: 64 usage, 1 a design or write error.
+            the design has an error. The output folder's .modelgen-manifest.json records the machine \
+            files ModelGen wrote: only those are replaced or pruned, and an orphan edited since is kept. \
+            Exit codes: 64 usage, 73 a file ModelGen did not write or an edited orphan is in the way \
+            (--force), 1 a design or write error.
             """
     )
 
@@ -45,6 +48,9 @@ struct GenerateModels: AsyncParsableCommand {
     @Flag(help: "Remove machine files whose entity is gone (never human files).")
     var prune = false
 
+    @Flag(help: "Overwrite files ModelGen did not write, and prune orphans edited since it wrote them.")
+    var force = false
+
     @Flag(help: "Do not create missing human files.")
     var noHuman = false
 
@@ -62,13 +68,16 @@ struct GenerateModels: AsyncParsableCommand {
                 accessLevel: access, imports: imports, conformances: conformances,
                 templateDirectory: templatePath.map { URL(fileURLWithPath: $0, isDirectory: true) },
                 templateVariables: try GenerationOptions.templateVariables(from: templateVariables),
-                createsHumanFiles: !noHuman, prunesOrphans: prune, isDryRun: dryRun)
+                createsHumanFiles: !noHuman, prunesOrphans: prune, isDryRun: dryRun, force: force)
             report = try ModelGenerator(options: options).generate(
                 from: URL(fileURLWithPath: design), into: URL(fileURLWithPath: output, isDirectory: true))
         } catch {
             console.error(error.userMessage)
-            if case .invalidOption? = error as? ModelGenError { throw ExitCode(64) }
-            throw ExitCode(1)
+            switch error as? ModelGenError {
+            case .invalidOption?: throw ExitCode(64)
+            case .unownedFile?, .editedOrphans?: throw ExitCode(73)
+            default: throw ExitCode(1)
+            }
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let verb = dryRun ? "Would write" : "Wrote"

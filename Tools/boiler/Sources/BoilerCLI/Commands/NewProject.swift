@@ -8,8 +8,9 @@ struct NewProject: AsyncParsableCommand {
         abstract: "Create a project that builds and passes its tests on the first try.",
         discussion: """
             Files are rendered into a temporary folder and moved into place, so a failure leaves \
-            nothing half-made. A folder that already holds files needs --force, and even then \
-            existing files are kept as they are. Exit codes: 64 usage, 73 conflicts, 1 failure.
+            nothing half-made. A folder that already holds anything (hidden files included) is \
+            refused without --force, and even then existing files are kept as they are. Exit codes: \
+            64 usage, 73 a folder that is not empty or files in the way, 1 failure.
             """
     )
 
@@ -76,6 +77,10 @@ struct NewProject: AsyncParsableCommand {
             let options = try makeOptions(console: console)
             let folder = URL(fileURLWithPath: output ?? options.name.module, isDirectory: true).standardizedFileURL
             let plan = try Scaffolder(options: options).plan(in: folder)
+            let entries = plan.existingEntries()
+            if !entries.isEmpty && !force {
+                throw BoilerError.folderNotEmpty(folder: folder.path, entries: entries)
+            }
             let conflicts = plan.conflicts()
             if !conflicts.isEmpty && !force {
                 throw BoilerError.conflicts(folder: folder.path, paths: conflicts)

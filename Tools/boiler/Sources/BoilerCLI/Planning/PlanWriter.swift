@@ -28,6 +28,8 @@ public struct PlanWriter {
         if !conflicts.isEmpty && !force {
             throw .conflicts(folder: plan.folder.path, paths: conflicts)
         }
+        // Nothing may land outside the folder, through `..` or a symbolic link already there.
+        for file in plan.files { try ProjectPaths.checkInside(file.path, root: plan.folder) }
         let kept = Set(conflicts)
         let parent = plan.folder.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".boiler-staging-\(UUID().uuidString)")

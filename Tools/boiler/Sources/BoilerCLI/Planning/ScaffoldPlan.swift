@@ -35,6 +35,16 @@ public struct ScaffoldPlan: Sendable {
         files.map(\.path).filter { fileManager.fileExists(atPath: folder.appendingPathComponent($0).path) }
     }
 
+    /// The entries already in the folder (hidden ones included), sorted; empty when the folder
+    /// does not exist. `boiler new` refuses a folder where this is not empty, unless forced.
+    public func existingEntries(fileManager: FileManager = .default) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return [] }
+        // A file where the folder should be is in the way as much as a folder with files.
+        guard isDirectory.boolValue else { return [folder.lastPathComponent] }
+        return ((try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [folder.lastPathComponent]).sorted()
+    }
+
     /// A listing for `--dry-run`: one line per file with its size.
     public func listing(skipping kept: Set<String> = []) -> [String] {
         files.map { file in

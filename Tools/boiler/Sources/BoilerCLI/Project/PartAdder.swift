@@ -12,6 +12,8 @@ struct PartAdder {
 
     func add(_ kind: AddPart.Kind, named rawName: String, dryRun: Bool) throws(BoilerError) -> Outcome {
         var record = try ProjectRecord.read(in: folder)
+        // The record is a file anyone can edit: its names become paths and Swift source.
+        try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
         let part = try ProjectName(rawName).module
         let isApp = record.template == .app
         let core = record.template == .library ? record.module : "\(record.module)Core"
@@ -54,6 +56,7 @@ struct PartAdder {
             record.parts = parts
         }
         let written = plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])
+        for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }
         if dryRun { return Outcome(written: written, hint: hint) }
 
         _ = try PlanWriter().write(plan, force: false)

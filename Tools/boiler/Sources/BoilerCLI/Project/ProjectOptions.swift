@@ -20,8 +20,9 @@ public enum KitSource: Sendable, Equatable, Codable {
     /// The `.package(…)` line of a generated manifest.
     var packageLine: String {
         switch self {
-        case .url(let url, let version): ".package(url: \"\(url)\", from: \"\(version)\")"
-        case .path(let path): ".package(path: \"\(path)\")"
+        case .url(let url, let version):
+            ".package(url: \(SwiftSource.literal(url)), from: \(SwiftSource.literal(version)))"
+        case .path(let path): ".package(path: \(SwiftSource.literal(path)))"
         }
     }
 }

@@ -64,6 +64,34 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// Checks every value of the record that `boiler add` turns into a path or into Swift
+    /// source: the module and part names must be the module names `boiler new` derives, the
+    /// packages kit products, and every file a relative path inside the project.
+    /// - Parameter path: The record's path, for the error.
+    /// - Throws: ``BoilerError/invalidRecord(path:field:reason:)`` naming the field.
+    func validate(path: String) throws(BoilerError) {
+        func moduleName(_ field: String, _ value: String) throws(BoilerError) {
+            guard (try? ProjectName(value))?.module == value else {
+                throw .invalidRecord(
+                    path: path, field: field,
+                    reason: "is \(value.debugDescription), which is not a module name boiler makes "
+                        + "(ASCII letters and digits, starting with an upper-case letter)")
+            }
+        }
+        try moduleName("module", module)
+        for route in parts?.routes ?? [] { try moduleName("parts.routes", route) }
+        for service in parts?.services ?? [] { try moduleName("parts.services", service) }
+        for package in packages ?? [] where !ReservedNames.kitProducts.contains(package) {
+            throw .invalidRecord(
+                path: path, field: "packages", reason: "lists \(package.debugDescription), which is not a kit product")
+        }
+        for file in files.keys.sorted() where !ProjectPaths.isSafeRelative(file) {
+            throw .invalidRecord(
+                path: path, field: "files",
+                reason: "names \(file.debugDescription), which is not a relative path inside the project")
+        }
+    }
+
     static func hash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

@@ -74,10 +74,11 @@ public struct Scaffolder: Sendable {
         values["name"] = options.name.module.lowercased()
         values["swiftTools"] = KitVersion.swiftTools
         values["kitPackage"] = options.kit.packageLine
-        values["kitIdentity"] = options.kit.identity
+        // Inside a string literal in Package.swift: escaped, without the quotes the template has.
+        values["kitIdentity"] = String(SwiftSource.literal(options.kit.identity).dropFirst().dropLast())
         values["bundleID"] = "com.example.\(options.name.module.lowercased())"
         values["kitProducts"] = options.products
-            .map { ".product(name: \"\($0)\", package: \"\(options.kit.identity)\")" }
+            .map { ".product(name: \(SwiftSource.literal($0)), package: \(SwiftSource.literal(options.kit.identity)))" }
             .joined(separator: ", ")
         for module in ReservedNames.kitProducts {
             values["import:\(module)"] = options.packages == nil ? "Boilerplate" : module

@@ -57,7 +57,7 @@ enum PartTemplates {
                 public enum \(c.part)Routes {
                     /// Adds the routes to `router`.
                     public static func register(on router: RouteTable) throws {
-                        try router.add("\(path)", name: "\(snake(c.part))") { _ in }
+                        try router.add(\(SwiftSource.literal(path)), name: \(SwiftSource.literal(snake(c.part)))) { _ in }
                     }
                 }
 
@@ -111,7 +111,10 @@ enum PartTemplates {
         var lines: [String] = []
         for route in routes { lines.append("        try \(route)Routes.register(on: router)") }
         for service in services {
-            lines.append("        services.register(\"\(snake(service))\") { [bus] in \(service)Service(bus: bus) }")
+            // Names are checked module names; the literal escapes anyway, as every string written into source.
+            lines.append(
+                "        services.register(\(SwiftSource.literal(snake(service)))) { [bus] in \(service)Service(bus: bus) }"
+            )
         }
         let body = lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
         return PlannedFile(
