@@ -15,6 +15,9 @@ repository=$(cd "$(dirname "$0")/../.." && pwd)
 swift=${SWIFT:-swift}
 work=$(mktemp -d "${TMPDIR:-/tmp}/boiler-clone.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# SwiftPM leaves lock files in TMPDIR named after each package folder: keep them in $work too.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 started=$SECONDS
 step_started=$SECONDS
 
@@ -30,11 +33,13 @@ fail() {
 }
 
 step "git clone $repository (HEAD $(git -C "$repository" rev-parse --short HEAD))"
-clone="$work/boilerplate"
+# The clone sits alone in its folder: no sibling (a shared data folder, say) to lean on.
+mkdir "$work/alone"
+clone="$work/alone/boilerplate"
 # --no-local: a real clone through git's transport, as from a server (no hard links, no
 # alternates), so the clone holds exactly what was committed.
 git clone --quiet --no-local "$repository" "$clone"
-[[ -z $(ls -A "$clone/.." | grep -v '^boilerplate$') ]] || fail "the clone's folder has neighbours"
+[[ $(ls -A "$work/alone") == boilerplate ]] || fail "the clone has neighbours: $(ls -A "$work/alone")"
 cd "$clone"
 
 step "swift test --package-path Packages/Router --filter RouteSet"
