@@ -9,10 +9,21 @@ LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite Netw
 FORMATTED    := Package.swift Packages Umbrella Tools Tests
 BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench
 DOCS_DIR     := .build/docs
+PREFIX       ?= /usr/local
+# boiler and the resource bundle it loads at run time (ModelGen's templates) live together in
+# $(PREFIX)/libexec/boiler: SwiftPM's Bundle.module looks beside the executable's real path.
+# $(PREFIX)/bin/boiler is a relative symbolic link to it, so the folder can be moved whole.
+BOILER_HOME  := $(DESTDIR)$(PREFIX)/libexec/boiler
+BOILER_LINK  := $(DESTDIR)$(PREFIX)/bin/boiler
+# The link's target, relative to the link's folder (python3 is already needed by make test).
+BOILER_TARGET = $$(python3 -c 'import os, sys; print(os.path.relpath(*sys.argv[1:]))' \
+	"$(BOILER_HOME)/boiler" "$(DESTDIR)$(PREFIX)/bin")
+# The resource bundles boiler's modules carry (.resources on Linux, .bundle on macOS).
+BOILER_BUNDLES := Boilerplate_ModelGen
 
 .DEFAULT_GOAL := help
 .PHONY: help test build test-root test-packages test-tsan check-manifests check-self-contained lint format bench bench-smoke docs demo clean \
-	fuzz-serialization test-templates
+	fuzz-serialization test-templates install uninstall test-clone
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
@@ -94,6 +105,30 @@ test-templates: ## Scaffold every template (and --packages) with the CLI, then b
 		"$$boiler" new $$args --kit-path "$(CURDIR)" --output "$$folder/$$1" --no-interactive --no-git --quiet; \
 		(cd "$$folder/$$1" && $(SWIFT) build && $(SWIFT) test); \
 	done
+
+install: ## Build boiler in release and install it under PREFIX (default /usr/local): PREFIX/bin/boiler
+	$(SWIFT) build -c release --product boiler
+	@set -e; bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	rm -rf "$(BOILER_HOME)"; mkdir -p "$(BOILER_HOME)" "$(DESTDIR)$(PREFIX)/bin"; \
+	install -m 755 "$$bin/boiler" "$(BOILER_HOME)/boiler"; \
+	for name in $(BOILER_BUNDLES); do \
+		found=; for bundle in "$$bin/$$name.resources" "$$bin/$$name.bundle"; do \
+			if [ -d "$$bundle" ]; then cp -R "$$bundle" "$(BOILER_HOME)/"; found=1; fi; \
+		done; \
+		[ -n "$$found" ] || { echo "make install: no resource bundle $$name in $$bin" >&2; exit 1; }; \
+	done; \
+	ln -sfn "$(BOILER_TARGET)" "$(BOILER_LINK)"; \
+	echo "Installed $(BOILER_LINK) -> $(BOILER_HOME)/boiler"; \
+	"$(BOILER_LINK)" --version
+
+uninstall: ## Remove what make install put under PREFIX (a bin/boiler it did not make is left alone)
+	@if [ -L "$(BOILER_LINK)" ] && [ "$$(readlink "$(BOILER_LINK)")" = "$(BOILER_TARGET)" ]; then \
+		rm -f "$(BOILER_LINK)"; echo "Removed $(BOILER_LINK)"; \
+	elif [ -e "$(BOILER_LINK)" ]; then echo "Left $(BOILER_LINK): make install did not make it"; fi
+	rm -rf "$(BOILER_HOME)"
+
+test-clone: ## From a fresh git clone of HEAD: data suites, boiler new without --kit-path, make install
+	Tools/Scripts/test-clone.sh
 
 clean: ## Remove build products
 	rm -rf .build .build-* Packages/*/.build Tools/Benchmarks/.build

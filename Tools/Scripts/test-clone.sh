@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# make test-clone: what a new user gets from a plain `git clone` of the repository, with nothing
+# beside it. Clones the committed HEAD into an empty temporary folder, then there:
+#   1. runs the suites that read test data (Tests/Fixtures): Router's route sets, ModelGen's
+#      design reading and golden files;
+#   2. builds boiler and runs `boiler new Demo` with no --kit-path or --kit-url, checks the project
+#      depends on the clone by path, and builds it (no network: the kit is the clone);
+#   3. runs `make install PREFIX=<temp>`, deletes the clone's build folder and generates models
+#      from a fixture design with the installed boiler (its templates come from the installed
+#      resource bundle, not the build folder).
+# Uncommitted changes are not tested: the clone is of HEAD. Each step prints its time.
+set -euo pipefail
+
+repository=$(cd "$(dirname "$0")/../.." && pwd)
+swift=${SWIFT:-swift}
+work=$(mktemp -d "${TMPDIR:-/tmp}/boiler-clone.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# SwiftPM leaves lock files in TMPDIR named after each package folder: keep them in $work too.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
+started=$SECONDS
+step_started=$SECONDS
+
+step() {
+    if ((SECONDS > started)); then echo "    ($((SECONDS - step_started)) s)"; fi
+    step_started=$SECONDS
+    echo "==> $*"
+}
+
+fail() {
+    echo "make test-clone: $*" >&2
+    exit 1
+}
+
+step "git clone $repository (HEAD $(git -C "$repository" rev-parse --short HEAD))"
+# The clone sits alone in its folder: no sibling (a shared data folder, say) to lean on.
+mkdir "$work/alone"
+clone="$work/alone/boilerplate"
+# --no-local: a real clone through git's transport, as from a server (no hard links, no
+# alternates), so the clone holds exactly what was committed.
+git clone --quiet --no-local "$repository" "$clone"
+[[ $(ls -A "$work/alone") == boilerplate ]] || fail "the clone has neighbours: $(ls -A "$work/alone")"
+cd "$clone"
+
+step "swift test --package-path Packages/Router --filter RouteSet"
+"$swift" test --package-path Packages/Router --filter RouteSet
+
+step "swift test --package-path Packages/ModelGen --filter 'GoldenTests|DesignReadingTests'"
+"$swift" test --package-path Packages/ModelGen --filter 'GoldenTests|DesignReadingTests'
+
+step "swift build --product boiler"
+"$swift" build --product boiler
+boiler="$("$swift" build --show-bin-path)/boiler"
+"$boiler" --version | grep -qF "New projects use the kit at $clone (" \
+    || fail "boiler --version does not name the clone as the kit: $("$boiler" --version)"
+
+step "boiler new Demo (no --kit-path), then swift build of Demo"
+projects="$work/projects"
+mkdir "$projects"
+(cd "$projects" && "$boiler" new Demo --no-interactive --no-git)
+grep -qF ".package(path: \"$clone\")" "$projects/Demo/Package.swift" \
+    || fail "Demo does not depend on the clone: $(grep -F '.package(' "$projects/Demo/Package.swift")"
+(cd "$projects/Demo" && "$swift" build)
+
+step "make install PREFIX=$work/prefix, rm -rf .build, boiler generate models"
+make --no-print-directory install PREFIX="$work/prefix"
+rm -rf "$clone/.build"
+models="$work/models"
+(cd "$work" && "$work/prefix/bin/boiler" generate models \
+    "$clone/Tests/Fixtures/models/TSBoilerplateModel.xcdatamodeld" --output "$models")
+ls "$models"/_*.swift >/dev/null 2>&1 || fail "the installed boiler generated no machine files in $models"
+"$work/prefix/bin/boiler" doctor >/dev/null
+make --no-print-directory uninstall PREFIX="$work/prefix"
+[[ ! -e "$work/prefix/bin/boiler" && ! -e "$work/prefix/libexec/boiler" ]] || fail "make uninstall left files"
+
+step "done"
+echo "make test-clone: passed in $((SECONDS - started)) s"
