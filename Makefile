@@ -4,8 +4,8 @@
 SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 PACKAGES     := Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
-LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite NetworkingAsyncHTTPClient Boilerplate \
-	BoilerplateLogging BoilerplateServiceLifecycle
+LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres NetworkingAsyncHTTPClient \
+	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle
 FORMATTED    := Package.swift Packages Umbrella Tools Tests
 BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench
 DOCS_DIR     := .build/docs

@@ -63,6 +63,8 @@ let mustache = Dep.product("Mustache", package: "swift-mustache")
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
+let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
+let propertyBased = Dep.product("PropertyBased", package: "swift-property-based")
 let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
 /// The NIO modules the AsyncHTTPClient transport names in its code (ByteBuffer, HTTPHeaders):
 /// declared, not borrowed through AsyncHTTPClient.
@@ -90,6 +92,10 @@ let modules: [Module] = [
     package("Storage", [.module("Errors"), .module("Serialization")], tests: [.module("StorageCrashProbe")]),
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
+    addOn(
+        "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
+        tests: [.module("StorageSQLite"), .module("StoragePostgresProbe"), propertyBased]),
+    tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
     package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
@@ -166,6 +172,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

@@ -11,11 +11,15 @@ let package = Package(
     products: [
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "StorageSQLite", targets: ["StorageSQLite"]),
+        .library(name: "StoragePostgres", targets: ["StoragePostgres"]),
     ],
     dependencies: [
         .package(path: "../Errors"),
         .package(path: "../Serialization"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Test-only: random records and queries for the differential tests.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -33,5 +37,22 @@ let package = Package(
         .testTarget(
             name: "StorageSQLiteTests", dependencies: ["StorageSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
+        .target(
+            name: "StoragePostgres",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), "Storage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoragePostgresTests",
+            dependencies: [
+                "StoragePostgres", "StorageSQLite", "StoragePostgresProbe",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings),
+        // The child process of the two-process PostgreSQL test; the test finds it beside itself.
+        .executableTarget(
+            name: "StoragePostgresProbe", dependencies: ["Storage", "StoragePostgres"], swiftSettings: swiftSettings),
     ]
 )

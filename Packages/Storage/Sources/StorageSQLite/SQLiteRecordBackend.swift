@@ -23,6 +23,9 @@ where Record.ID: Codable & Sendable {
 
     private let quotedTable: String
     private let name: String
+    private let fields: [QueryField<Record>]
+    private let queries: RecordSQL<Record>
+    private let revisioned = Record.self is any RevisionedRecord.Type
 
     /// A backend over the table `table` of the SQLite database at `url`, created if needed.
     ///
@@ -55,11 +58,63 @@ where Record.ID: Codable & Sendable {
         self.table = table
         self.quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         self.name = "\(database.path) (table \(table))"
-        let sql = "CREATE TABLE IF NOT EXISTS \(quotedTable) (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL)"
+        self.fields = try QuerySchema.fields(of: Record.self)
+        self.queries = RecordSQL(dialect: .sqlite, table: quotedTable)
+        let create = "CREATE TABLE IF NOT EXISTS \(quotedTable) (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL)"
         do {
-            try database.write { db in try db.execute(sql: sql) }
+            try database.write { db in
+                try db.execute(sql: create)
+                try self.migrate(db)
+            }
+        } catch let error as StorageError {
+            throw error
         } catch {
             throw StorageError.database(name, underlying: error)
+        }
+    }
+
+    /// Adds a column and an index for each queryable field the table lacks, filling new columns
+    /// from the stored records, so a field declared later is queryable on existing data.
+    private func migrate(_ db: Database) throws {
+        guard !fields.isEmpty else { return }
+        let existing = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(quotedTable))").map { $0["name"] as String })
+        let added = fields.filter { !existing.contains("q_" + $0.name) }
+        for field in added {
+            let type =
+                switch field.kind {
+                case .bool, .integer: "INTEGER"
+                case .real: "REAL"
+                case .text: "TEXT"
+                }
+            try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(RecordSQL<Record>.column(field.name)) \(type)")
+        }
+        if !added.isEmpty {
+            let assignments = added.map { "\(RecordSQL<Record>.column($0.name)) = ?" }.joined(separator: ", ")
+            let update = try db.makeStatement(sql: "UPDATE \(quotedTable) SET \(assignments) WHERE id = ?")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, body FROM \(quotedTable)")
+            var pending: [(String, Data)] = []
+            while let row = try rows.next() { pending.append((row["id"], row["body"])) }
+            for (id, body) in pending {
+                let record = try RecordCoding.decode(Record.self, from: body, in: name)
+                try update.execute(
+                    arguments: StatementArguments(added.map { Self.databaseValue($0.value(of: record)) } + [id]))
+            }
+        }
+        for field in fields {
+            let index = RecordSQL<Record>.quote("\(table)_q_\(field.name)")
+            try db.execute(
+                sql: "CREATE INDEX IF NOT EXISTS \(index) ON \(quotedTable) (\(RecordSQL<Record>.column(field.name)))")
+        }
+    }
+
+    /// A query value as SQLite stores it: booleans as 0 and 1.
+    private static func databaseValue(_ value: QueryValue) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): (flag ? 1 : 0).databaseValue
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
         }
     }
 
@@ -95,35 +150,80 @@ where Record.ID: Codable & Sendable {
     public func apply(_ changes: [RecordChange<Record>]) async throws {
         let name = name
         // Encode before taking the write lock: other writers wait less.
-        let rows: [(kind: Int, id: String, body: Data?)] = try changes.map { change in
+        let fields = fields
+        let revisioned = revisioned
+        // `record` is kept only for revisioned updates, whose body is re-encoded under the lock.
+        let rows: [(kind: Int, id: String, body: Data?, values: [DatabaseValue], record: Record?)] = try changes.map {
+            change in
             switch change {
-            case .insert(let record): (0, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name))
-            case .update(let record): (1, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name))
-            case .save(let record): (2, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name))
-            case .delete(let id): (3, RecordID.string(for: id), nil)
+            case .insert(let record):
+                (
+                    0, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
+                    Self.values(fields, record), nil
+                )
+            case .update(let record):
+                (
+                    1, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
+                    Self.values(fields, record),
+                    revisioned ? record : nil
+                )
+            case .save(let record):
+                (
+                    2, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
+                    Self.values(fields, record),
+                    revisioned ? record : nil
+                )
+            case .delete(let id): (3, RecordID.string(for: id), nil, [], nil)
             }
         }
+        let readBody = "SELECT body FROM \(quotedTable) WHERE id = ?"
+        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
+        let marks = String(repeating: ", ?", count: fields.count)
+        let assignments = fields.map { ", \(RecordSQL<Record>.column($0.name)) = ?" }.joined()
+        let excluded = fields.map {
+            ", \(RecordSQL<Record>.column($0.name)) = excluded.\(RecordSQL<Record>.column($0.name))"
+        }.joined()
         let statements = [
-            "INSERT INTO \(quotedTable) (id, body) VALUES (?, ?)",
-            "UPDATE \(quotedTable) SET body = ? WHERE id = ?",
-            "INSERT INTO \(quotedTable) (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body",
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks))",
+            "UPDATE \(quotedTable) SET body = ?\(assignments) WHERE id = ?",
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks)) "
+                + "ON CONFLICT(id) DO UPDATE SET body = excluded.body\(excluded)",
             "DELETE FROM \(quotedTable) WHERE id = ?",
         ]
         try await run {
             try await self.database.write { db in
-                for row in rows {
+                for var row in rows {
+                    if let record = row.record, let expected = Self.revision(of: record) {
+                        if let stored = try Data.fetchOne(db, sql: readBody, arguments: [row.id]) {
+                            let current =
+                                Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
+                            guard current == expected else {
+                                throw RecordStoreError.staleRevision(
+                                    id: row.id, expected: expected, stored: current, in: name)
+                            }
+                            row.body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                        } else if row.kind == 1 {
+                            throw StorageError.recordNotFound(id: row.id, in: name)
+                        }
+                    }
                     let statement = try db.cachedStatement(sql: statements[row.kind])
                     switch row.kind {
                     case 0:
                         do {
-                            try statement.execute(arguments: [row.id, row.body])
+                            try statement.execute(
+                                arguments: StatementArguments(
+                                    [row.id.databaseValue, row.body.databaseValue] + row.values))
                         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                             throw StorageError.duplicateRecord(id: row.id, in: name)
                         }
                     case 1:
-                        try statement.execute(arguments: [row.body, row.id])
+                        try statement.execute(
+                            arguments: StatementArguments(
+                                [row.body.databaseValue] + row.values + [row.id.databaseValue]))
                         if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
-                    case 2: try statement.execute(arguments: [row.id, row.body])
+                    case 2:
+                        try statement.execute(
+                            arguments: StatementArguments([row.id.databaseValue, row.body.databaseValue] + row.values))
                     default: try statement.execute(arguments: [row.id])
                     }
                 }
@@ -131,10 +231,70 @@ where Record.ID: Codable & Sendable {
         }
     }
 
+    private static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
+
+    private static func setting(_ record: Record, revision: Int) -> Record {
+        guard var revised = record as? any RevisionedRecord else { return record }
+        revised.revision = revision
+        return revised as? Record ?? record
+    }
+
+    private static func values(_ fields: [QueryField<Record>], _ record: Record) -> [DatabaseValue] {
+        fields.map { databaseValue($0.value(of: record)) }
+    }
+
+    /// The records `plan` selects, filtered, sorted and windowed by SQLite using the field indexes.
+    public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
+        let (sql, bindings) = queries.select("body", plan)
+        let arguments = StatementArguments(bindings.map(Self.databaseValue))
+        let bodies = try await run {
+            try await self.database.read { db in try Data.fetchAll(db, sql: sql, arguments: arguments) }
+        }
+        return try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
+    }
+
+    /// The number of records `plan`'s condition selects, counted by SQLite.
+    public func count(_ plan: RecordQueryPlan<Record>) async throws -> Int {
+        let (sql, bindings) = queries.count(plan)
+        let arguments = StatementArguments(bindings.map(Self.databaseValue))
+        return try await run {
+            try await self.database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        }
+    }
+
+    /// The records `plan` selects now, then after every committed change to the table, through
+    /// GRDB's `ValueObservation` (changes made through this database handle; other processes'
+    /// writes are seen by observing a `DatabasePool` they also write through, or on the next write
+    /// here).
+    public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
+        let (sql, bindings) = queries.select("body", plan)
+        let arguments = StatementArguments(bindings.map(Self.databaseValue))
+        let name = name
+        let observation = ValueObservation.tracking { db in try Data.fetchAll(db, sql: sql, arguments: arguments) }
+            .removeDuplicates()
+        let values = observation.values(in: database)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await bodies in values {
+                        continuation.yield(try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) })
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(
+                        throwing: (error as? StorageError) ?? StorageError.database(name, underlying: error))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     private func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as StorageError {
+            throw error
+        } catch let error as RecordStoreError {
             throw error
         } catch {
             throw StorageError.database(name, underlying: error)

@@ -18,6 +18,7 @@ where Record.ID: Codable & Sendable {
     private var positions: [String: Int] = [:]
     private var identity: FileIdentity?
     private var loaded = false
+    private let revisioned = Record.self is any RevisionedRecord.Type
 
     /// A backend kept in `file` of `store`.
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a bad key.
@@ -64,11 +65,11 @@ where Record.ID: Codable & Sendable {
                 case .update(let record):
                     let id = RecordID.string(for: record.id)
                     guard let slot = slotOf[id] else { throw StorageError.recordNotFound(id: id, in: url.path) }
-                    slots[slot] = record
+                    slots[slot] = try revised(record, replacing: slots[slot], id: id)
                 case .save(let record):
                     let id = RecordID.string(for: record.id)
                     if let slot = slotOf[id] {
-                        slots[slot] = record
+                        slots[slot] = try revised(record, replacing: slots[slot], id: id)
                     } else {
                         slotOf[id] = slots.count
                         slots.append(record)
@@ -86,6 +87,43 @@ where Record.ID: Codable & Sendable {
             positions = deleted ? Self.index(next) : slotOf
             identity = FileIdentity.of(url)
         }
+        FileRecordSignals.poke(url.path)
+    }
+
+    /// `record` with its revision advanced past `stored`'s, for a ``RevisionedRecord``.
+    /// - Throws: ``RecordStoreError/staleRevision(id:expected:stored:in:)`` when `record` was read at
+    ///   another revision than the stored one.
+    private func revised(_ record: Record, replacing stored: Record?, id: String) throws -> Record {
+        guard revisioned, var next = record as? any RevisionedRecord,
+            let current = (stored as? any RevisionedRecord)?.revision
+        else { return record }
+        guard next.revision == current else {
+            throw RecordStoreError.staleRevision(id: id, expected: next.revision, stored: current, in: url.path)
+        }
+        next.revision = current + 1
+        return next as? Record ?? record
+    }
+
+    /// The records `plan` selects, evaluated in memory.
+    public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
+        try refresh()
+        return plan.run(on: records)
+    }
+
+    /// The number of records `plan`'s condition selects, counted in memory.
+    public func count(_ plan: RecordQueryPlan<Record>) async throws -> Int {
+        try refresh()
+        return records.count(where: plan.matches)
+    }
+
+    /// The records `plan` selects now, then after each write to this file by a backend in this
+    /// process (writes by other processes are not signalled).
+    public nonisolated func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
+        let path = url.path
+        let (pokes, token) = FileRecordSignals.subscribe(path)
+        return RecordObservation.stream(
+            pokes: pokes, fetch: { try await self.fetch(plan) },
+            onTermination: { FileRecordSignals.unsubscribe(path, token) })
     }
 
     /// Re-reads the file when it is not the one last read or written.

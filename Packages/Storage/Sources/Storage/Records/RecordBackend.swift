@@ -19,6 +19,47 @@ public protocol RecordBackend<Record>: Sendable {
     /// - Throws: ``StorageError/duplicateRecord(id:in:)``, ``StorageError/recordNotFound(id:in:)``,
     ///   or the backend's own error; then nothing was applied.
     func apply(_ changes: [RecordChange<Record>]) async throws
+
+    /// The records `plan` selects, in its order: filtered, sorted and windowed in the backend.
+    ///
+    /// The default loads every record and runs ``RecordQueryPlan/run(on:)``; database backends
+    /// run the plan in the database. Every implementation must give the same answers.
+    func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record]
+    /// The number of records `plan`'s condition selects (its order and window are ignored).
+    func count(_ plan: RecordQueryPlan<Record>) async throws -> Int
+    /// The records `plan` selects now, then again each time they may have changed.
+    ///
+    /// A result set equal to the previous one is not repeated. The default yields the current
+    /// result and then fails with ``RecordStoreError/observationUnsupported(backend:)``.
+    func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error>
+}
+
+extension RecordBackend {
+    /// Loads every record and runs the plan in memory.
+    public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
+        plan.run(on: try await fetchAll())
+    }
+
+    /// Loads every record and counts the matching ones in memory.
+    public func count(_ plan: RecordQueryPlan<Record>) async throws -> Int {
+        try await fetchAll().count(where: plan.matches)
+    }
+
+    /// Yields the current result, then fails: this backend cannot tell when records change.
+    public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
+        let name = String(describing: type(of: self))
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    continuation.yield(try await fetch(plan))
+                    continuation.finish(throwing: RecordStoreError.observationUnsupported(backend: name))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
 
 /// One change in a batch of record writes.

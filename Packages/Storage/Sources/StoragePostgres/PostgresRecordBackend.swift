@@ -1,0 +1,491 @@
+import Errors
+import Foundation
+import PostgresNIO
+import Storage
+
+/// Records in a PostgreSQL table, through postgres-nio: the ``Storage/RecordStore`` backend for
+/// a server that runs as several instances sharing one database.
+///
+/// ```swift
+/// let backend = try await PostgresRecordBackend<Note>(
+///     url: URL(string: "postgres://boiler@127.0.0.1:5432/boiler")!, table: "notes")
+/// let notes = RecordStore(backend: backend)
+/// let top = try await notes.fetch(where: \.stars >= 3, sortedBy: \.stars, ascending: false, limit: 10)
+/// try await backend.shutdown()
+/// ```
+///
+/// The table is created on open and migrated: each ``Storage/QueryableRecord`` field gets a real
+/// column (`q_<name>`) with a B-tree index, filled from the stored records when the field is new.
+/// Queries run in the database with the same answers as the file and SQLite backends (text
+/// columns use the `"C"` collation, so text compares by Unicode scalars). A trigger sends a
+/// `NOTIFY` on every committed change, which ``changes(_:)`` listens to — so every instance
+/// sees every other instance's writes. Records that conform to ``Storage/RevisionedRecord`` get
+/// optimistic concurrency: a stale update is ``Storage/RecordStoreError/staleRevision(id:expected:stored:in:)``.
+public final class PostgresRecordBackend<Record: Codable & Identifiable & Sendable>: RecordBackend, Sendable
+where Record.ID: Codable & Sendable {
+    /// The connection pool; it runs until ``shutdown()``.
+    public let client: PostgresClient
+    /// The table's name.
+    public let table: String
+
+    private let runner: Task<Void, Never>
+    private let quotedTable: String
+    private let name: String
+    private let channel: String
+    private let fields: [QueryField<Record>]
+    private let queries: RecordSQL<Record>
+    private let revisioned: Bool
+    private let logger: Logger
+
+    /// A backend over `table` of the database at `url`, created or migrated on open.
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/database`; `?sslmode=disable` turns TLS off
+    ///     (the default prefers TLS when the server offers it), `?host=/path/to/socket/folder`
+    ///     connects through a unix socket instead of TCP.
+    ///   - table: The table holding the records: letters, digits and `_`, at most 40 characters.
+    ///   - openTimeout: How long opening may wait for the server before failing (the pool
+    ///     itself would keep retrying for a minute).
+    /// - Throws: ``PostgresRecordError/invalidURL(_:reason:)``, ``PostgresRecordError/invalidTable(_:)``,
+    ///   or `StorageError.database(_:underlying:)` when the server cannot be reached in time or the
+    ///   table migrated.
+    public convenience init(url: URL, table: String = "records", openTimeout: Duration = .seconds(15)) async throws {
+        try await self.init(configuration: try Self.configuration(from: url), table: table, openTimeout: openTimeout)
+    }
+
+    /// A backend over `table`, connecting with a postgres-nio configuration.
+    /// - Throws: ``PostgresRecordError/invalidTable(_:)`` or `StorageError.database(_:underlying:)`.
+    public init(
+        configuration: PostgresClient.Configuration, table: String = "records", openTimeout: Duration = .seconds(15)
+    ) async throws {
+        guard let first = table.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
+            table.utf8.count <= 40,
+            table.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            })
+        else { throw PostgresRecordError.invalidTable(table) }
+        self.table = table
+        self.quotedTable = RecordSQL<Record>.quote(table)
+        // Lower case: an unquoted LISTEN folds case; tables differing only in case share a channel,
+        // which costs their observers an extra query, never a missed change.
+        self.channel = "boiler_records_" + table.lowercased()
+        let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
+        self.name = "postgres://\(endpoint)/\(configuration.database ?? configuration.username) (table \(table))"
+        self.fields = try QuerySchema.fields(of: Record.self)
+        self.queries = RecordSQL(dialect: .postgres, table: quotedTable)
+        self.revisioned = Record.self is any RevisionedRecord.Type
+        var logger = Logger(label: "StoragePostgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration)
+        self.client = client
+        self.runner = Task { await client.run() }
+        do {
+            let name = name
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.migrate() }
+                group.addTask {
+                    try await Task.sleep(for: openTimeout)
+                    // Stopping the pool fails the lease the migration waits for.
+                    self.runner.cancel()
+                    throw StorageError.database(name, underlying: PostgresRecordError.noAnswer(after: openTimeout))
+                }
+                _ = try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            await stop()
+            throw Self.wrap(error, name)
+        }
+    }
+
+    /// Closes every connection; the backend cannot be used afterwards.
+    public func shutdown() async throws {
+        await stop()
+    }
+
+    private func stop() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Schema
+
+    /// Creates the table, its field columns and indexes, and the change trigger; fills columns
+    /// of fields declared since the last open. An advisory lock keeps two instances opening
+    /// at once from migrating over each other.
+    private func migrate() async throws {
+        let logger = logger
+        let fields = fields
+        let quotedTable = quotedTable
+        let table = table
+        let channel = channel
+        let name = name
+        try await client.withConnection { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(table)))", logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE IF NOT EXISTS \(quotedTable) (
+                                id TEXT COLLATE "C" PRIMARY KEY, seq BIGSERIAL NOT NULL, body BYTEA NOT NULL,
+                                revision BIGINT NOT NULL DEFAULT 0)
+                            """), logger: logger)
+                var existing = Set<String>()
+                let columns = try await connection.query(
+                    "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(table)",
+                    logger: logger)
+                for try await column in columns.decode(String.self) { existing.insert(column) }
+                let added = fields.filter { !existing.contains("q_" + $0.name) }
+                for field in added {
+                    let type =
+                        switch field.kind {
+                        case .bool, .integer: "BIGINT"
+                        case .real: "DOUBLE PRECISION"
+                        case .text: "TEXT COLLATE \"C\""
+                        }
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL:
+                                "ALTER TABLE \(quotedTable) ADD COLUMN \(RecordSQL<Record>.column(field.name)) \(type)"),
+                        logger: logger)
+                }
+                if !added.isEmpty {
+                    var pending: [(String, Data)] = []
+                    let rows = try await connection.query(
+                        PostgresQuery(unsafeSQL: "SELECT id, body FROM \(quotedTable)"), logger: logger)
+                    for try await (id, body) in rows.decode((String, Data).self) { pending.append((id, body)) }
+                    let assignments = added.enumerated().map { "\(RecordSQL<Record>.column($1.name)) = $\($0 + 2)" }
+                    let sql = "UPDATE \(quotedTable) SET \(assignments.joined(separator: ", ")) WHERE id = $1"
+                    for (id, body) in pending {
+                        let record = try RecordCoding.decode(Record.self, from: body, in: name)
+                        var binds = PostgresBindings()
+                        binds.append(id)
+                        for field in added { Self.bind(field.value(of: record), to: &binds) }
+                        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                    }
+                }
+                for field in fields {
+                    let index = RecordSQL<Record>.quote("\(table)_q_\(field.name)")
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL:
+                                "CREATE INDEX IF NOT EXISTS \(index) ON \(quotedTable) (\(RecordSQL<Record>.column(field.name)))"
+                        ), logger: logger)
+                }
+                let function = RecordSQL<Record>.quote("\(table)_notify")
+                let trigger = RecordSQL<Record>.quote("\(table)_notify")
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+                            BEGIN PERFORM pg_notify('\(channel)', ''); RETURN NULL; END $$
+                            """), logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS \(trigger) ON \(quotedTable)"), logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quotedTable)
+                            FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
+                            """), logger: logger)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every record, in insertion order.
+    public func fetchAll() async throws -> [Record] {
+        try await bodies(PostgresQuery(unsafeSQL: "SELECT body FROM \(quotedTable) ORDER BY seq"))
+    }
+
+    /// The record with `id`, or nil.
+    public func fetch(id: Record.ID) async throws -> Record? {
+        var binds = PostgresBindings()
+        binds.append(RecordID.string(for: id))
+        return try await bodies(PostgresQuery(unsafeSQL: "SELECT body FROM \(quotedTable) WHERE id = $1", binds: binds))
+            .first
+    }
+
+    /// The number of records.
+    public func count() async throws -> Int {
+        try await scalar(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(quotedTable)"))
+    }
+
+    /// The records `plan` selects, filtered, sorted and windowed by PostgreSQL using the field indexes.
+    public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
+        let (sql, values) = queries.select("body", plan)
+        return try await bodies(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+    }
+
+    /// The number of records `plan`'s condition selects, counted by PostgreSQL.
+    public func count(_ plan: RecordQueryPlan<Record>) async throws -> Int {
+        let (sql, values) = queries.count(plan)
+        return try await scalar(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+    }
+
+    /// The records `plan` selects now, then after every committed change to the table by any
+    /// client: a trigger sends `NOTIFY`, this backend `LISTEN`s on one pooled connection per
+    /// observation and re-runs the query, yielding only result sets that differ.
+    public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
+        let (pokes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let client = client
+        let channel = channel
+        let listener = Task {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        // Listening now: re-run once, so a change made before LISTEN took effect is seen.
+                        poke.yield()
+                        for try await _ in notifications { poke.yield() }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled { poke.finish() }
+            }
+            poke.finish()
+        }
+        return RecordObservation.stream(
+            pokes: pokes, fetch: { try await self.fetch(plan) }, onTermination: { listener.cancel() })
+    }
+
+    // MARK: Writing
+
+    /// Applies `changes` in one PostgreSQL transaction, all or nothing.
+    ///
+    /// - Parameter changes: The inserts, updates and deletions to apply, in order.
+    /// - Throws: `StorageError.duplicateRecord`, `StorageError.recordNotFound`,
+    ///   ``Storage/RecordStoreError/staleRevision(id:expected:stored:in:)`` (nothing applied), or
+    ///   `StorageError.database(_:underlying:)`.
+    public func apply(_ changes: [RecordChange<Record>]) async throws {
+        let logger = logger
+        let name = name
+        let fields = fields
+        let table = quotedTable
+        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
+        let marks = fields.indices.map { ", $\($0 + 4)" }.joined()
+        let assignments = fields.enumerated().map { ", \(RecordSQL<Record>.column($1.name)) = $\($0 + 4)" }.joined()
+        let insert =
+            "INSERT INTO \(table) (id, body, revision\(columns)) VALUES ($1, $2, $3\(marks)) ON CONFLICT (id) DO NOTHING RETURNING 1"
+        let upsert =
+            "INSERT INTO \(table) (id, body, revision\(columns)) VALUES ($1, $2, $3\(marks)) ON CONFLICT (id) DO UPDATE SET body = $2, revision = $3\(assignments) RETURNING 1"
+        let update = "UPDATE \(table) SET body = $2, revision = $3\(assignments) WHERE id = $1 RETURNING 1"
+        let guarded =
+            "UPDATE \(table) SET body = $2, revision = $3\(assignments) WHERE id = $1 AND revision = $\(fields.count + 4) RETURNING 1"
+        let delete = "DELETE FROM \(table) WHERE id = $1"
+        let revisionOf = "SELECT revision FROM \(table) WHERE id = $1"
+        let revisioned = revisioned
+        do {
+            try await client.withConnection { connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    func run(
+                        _ sql: String, _ id: String, _ record: Record, revision: Int, expected: Int? = nil
+                    ) async throws
+                        -> Bool
+                    {
+                        var binds = PostgresBindings()
+                        binds.append(id)
+                        try binds.append(RecordCoding.encode(Self.setting(record, revision: revision), in: name))
+                        binds.append(Int64(revision))
+                        for field in fields { Self.bind(field.value(of: record), to: &binds) }
+                        if let expected { binds.append(Int64(expected)) }
+                        var affected = 0
+                        for try await _ in try await connection.query(
+                            PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                        {
+                            affected += 1
+                        }
+                        return affected > 0
+                    }
+                    func storedRevision(_ id: String) async throws -> Int? {
+                        var binds = PostgresBindings()
+                        binds.append(id)
+                        let rows = try await connection.query(
+                            PostgresQuery(unsafeSQL: revisionOf, binds: binds), logger: logger)
+                        for try await revision in rows.decode(Int64.self) { return Int(revision) }
+                        return nil
+                    }
+                    for change in changes {
+                        switch change {
+                        case .insert(let record):
+                            let id = RecordID.string(for: record.id)
+                            let revision = Self.revision(of: record) ?? 0
+                            if !(try await run(insert, id, record, revision: revision)) {
+                                throw StorageError.duplicateRecord(id: id, in: name)
+                            }
+                        case .update(let record), .save(let record):
+                            let id = RecordID.string(for: record.id)
+                            let isSave = if case .save = change { true } else { false }
+                            if revisioned, let expected = Self.revision(of: record) {
+                                if try await run(guarded, id, record, revision: expected + 1, expected: expected) {
+                                    continue
+                                }
+                                if let stored = try await storedRevision(id) {
+                                    throw RecordStoreError.staleRevision(
+                                        id: id, expected: expected, stored: stored, in: name)
+                                }
+                                guard isSave else { throw StorageError.recordNotFound(id: id, in: name) }
+                                if !(try await run(insert, id, record, revision: expected)) {
+                                    // Inserted by someone else since the update found nothing.
+                                    throw RecordStoreError.staleRevision(
+                                        id: id, expected: expected, stored: -1, in: name)
+                                }
+                            } else if isSave {
+                                _ = try await run(upsert, id, record, revision: 0)
+                            } else if !(try await run(update, id, record, revision: 0)) {
+                                throw StorageError.recordNotFound(id: id, in: name)
+                            }
+                        case .delete(let recordID):
+                            var binds = PostgresBindings()
+                            binds.append(RecordID.string(for: recordID))
+                            try await connection.query(PostgresQuery(unsafeSQL: delete, binds: binds), logger: logger)
+                        }
+                    }
+                }
+            }
+        } catch {
+            throw Self.wrap(error, name)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func bodies(_ query: PostgresQuery) async throws -> [Record] {
+        let name = name
+        do {
+            var records: [Record] = []
+            let rows = try await client.query(query, logger: logger)
+            for try await body in rows.decode(Data.self) {
+                records.append(try RecordCoding.decode(Record.self, from: body, in: name))
+            }
+            return records
+        } catch {
+            throw Self.wrap(error, name)
+        }
+    }
+
+    private func scalar(_ query: PostgresQuery) async throws -> Int {
+        do {
+            let rows = try await client.query(query, logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        } catch {
+            throw Self.wrap(error, name)
+        }
+    }
+
+    private static func bindings(_ values: [QueryValue]) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for value in values { bind(value, to: &binds) }
+        return binds
+    }
+
+    private static func bind(_ value: QueryValue, to binds: inout PostgresBindings) {
+        switch value {
+        case .null: binds.appendNull()
+        case .bool(let flag): binds.append(Int64(flag ? 1 : 0))
+        case .integer(let number): binds.append(number)
+        case .real(let number): binds.append(number)
+        case .text(let text): binds.append(text)
+        }
+    }
+
+    private static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
+
+    private static func setting(_ record: Record, revision: Int) -> Record {
+        guard var revised = record as? any RevisionedRecord else { return record }
+        revised.revision = revision
+        return revised as? Record ?? record
+    }
+
+    private static func wrap(_ error: any Error, _ name: String) -> any Error {
+        switch error {
+        case let error as StorageError: error
+        case let error as RecordStoreError: error
+        case let error as PostgresRecordError: error
+        case let error as PostgresTransactionError:
+            error.closureError.map { wrap($0, name) } ?? StorageError.database(name, underlying: error)
+        default: StorageError.database(name, underlying: error)
+        }
+    }
+
+    private static func configuration(from url: URL) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
+        else { throw PostgresRecordError.invalidURL(url, reason: "the scheme must be postgres://") }
+        guard let user = components.user, !user.isEmpty else {
+            throw PostgresRecordError.invalidURL(url, reason: "it names no user (postgres://user@host/database)")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let items = components.queryItems ?? []
+        let socketFolder = items.first { $0.name == "host" }?.value
+        let sslMode = items.first { $0.name == "sslmode" }?.value ?? "prefer"
+        var configuration: PostgresClient.Configuration
+        if let socketFolder, socketFolder.hasPrefix("/") {
+            let port = components.port ?? 5432
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: components.password,
+                database: database.isEmpty ? nil : database)
+        } else {
+            guard let host = components.host, !host.isEmpty else {
+                throw PostgresRecordError.invalidURL(url, reason: "it names no host")
+            }
+            let tls: PostgresClient.Configuration.TLS
+            switch sslMode {
+            case "disable": tls = .disable
+            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+            default:
+                throw PostgresRecordError.invalidURL(
+                    url, reason: "sslmode \(sslMode) is not one of disable, prefer, require")
+            }
+            configuration = PostgresClient.Configuration(
+                host: host, port: components.port ?? 5432, username: user, password: components.password,
+                database: database.isEmpty ? nil : database, tls: tls)
+        }
+        return configuration
+    }
+}
+
+/// A PostgreSQL backend could not be set up as asked.
+public enum PostgresRecordError: AppError, Equatable {
+    /// The connection URL is unusable.
+    case invalidURL(URL, reason: String)
+    /// The table name is not letters, digits and `_` (starting with a letter or `_`), at most 40 characters.
+    case invalidTable(String)
+    /// The server did not answer while the backend was opening.
+    case noAnswer(after: Duration)
+
+    /// A sentence naming the problem.
+    public var message: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            "The PostgreSQL URL \(Self.redacted(url)) is unusable: \(reason)."
+        case .invalidTable(let table):
+            "The table name \"\(table)\" is invalid: use letters, digits and _, starting with a letter or _, at most 40 characters."
+        case .noAnswer(let duration):
+            "The PostgreSQL server did not answer within \(duration)."
+        }
+    }
+
+    /// The URL without its password, for messages and logs.
+    private static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil
+        else {
+            return url.absoluteString
+        }
+        components.password = "***"
+        return components.string ?? url.absoluteString
+    }
+}
+
+extension RecordStore {
+    /// A store kept in `table` of the PostgreSQL database at `url`; call the backend's
+    /// `shutdown()` when done (`(store.backend as? PostgresRecordBackend<Record>)`), or keep the
+    /// backend yourself.
+    /// - Throws: as ``PostgresRecordBackend/init(url:table:)``.
+    public init(postgres url: URL, table: String = "records") async throws {
+        self.init(backend: try await PostgresRecordBackend<Record>(url: url, table: table))
+    }
+}
