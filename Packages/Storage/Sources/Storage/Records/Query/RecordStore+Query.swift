@@ -55,10 +55,11 @@ extension RecordStore where Record: QueryableRecord {
     ///     show(urgent)
     /// }
     /// ```
-    /// The file backend sees writes made in this process; SQLite sees every connection's writes
-    /// to the database (GRDB's `ValueObservation`, through any process once it writes through
-    /// this database handle); PostgreSQL sees every client's writes (`LISTEN`/`NOTIFY`). When
-    /// results change faster than they are consumed, only the latest is kept.
+    /// What counts as a change depends on the backend: the file backend sees writes made by
+    /// file backends in this process; SQLite sees writes made through the same database handle
+    /// (GRDB's `ValueObservation`; other handles and processes are not signalled); PostgreSQL
+    /// sees every client's writes (`LISTEN`/`NOTIFY`). When results change faster than they are
+    /// consumed, only the latest is kept.
     /// - Throws: ``RecordStoreError/unqueryableField(keyPath:record:)`` at once, not from the sequence.
     public func changes(matching query: RecordQuery<Record>) throws -> AsyncThrowingStream<[Record], any Error> {
         backend.changes(try query.plan())
