@@ -229,9 +229,10 @@ where Record.ID: Codable & Sendable {
     /// client: a trigger sends `NOTIFY`, this backend `LISTEN`s on one pooled connection per
     /// observation and re-runs the query, yielding only result sets that differ.
     public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
-        let (pokes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (pokes, poke) = AsyncThrowingStream<Void, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let client = client
         let channel = channel
+        let name = name
         let listener = Task {
             do {
                 try await client.withConnection { connection in
@@ -241,10 +242,11 @@ where Record.ID: Codable & Sendable {
                         for try await _ in notifications { poke.yield() }
                     }
                 }
+                poke.finish()
             } catch {
-                if !Task.isCancelled { poke.finish() }
+                // A lost connection ends the observation with a typed error, not silence.
+                poke.finish(throwing: Task.isCancelled ? nil : Self.wrap(error, name))
             }
-            poke.finish()
         }
         return RecordObservation.stream(
             pokes: pokes, fetch: { try await self.fetch(plan) }, onTermination: { listener.cancel() })

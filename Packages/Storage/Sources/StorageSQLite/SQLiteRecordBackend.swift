@@ -262,10 +262,10 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    /// The records `plan` selects now, then after every committed change to the table, through
-    /// GRDB's `ValueObservation` (changes made through this database handle; other processes'
-    /// writes are seen by observing a `DatabasePool` they also write through, or on the next write
-    /// here).
+    /// The records `plan` selects now, then after every committed transaction that touches the
+    /// table through this backend's database handle (GRDB's `ValueObservation`). Writes through
+    /// another handle or process are not signalled: share one backend (or one GRDB
+    /// `DatabasePool`, passed to ``init(database:table:)``) between the writers you observe.
     public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
         let (sql, bindings) = queries.select("body", plan)
         let arguments = StatementArguments(bindings.map(Self.databaseValue))

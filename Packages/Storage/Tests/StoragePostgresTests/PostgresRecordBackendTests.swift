@@ -128,7 +128,11 @@ struct PostgresRecordBackendTests {
             try await writer.delete(id: 1)
             #expect(try await results.next()?.map(\.id) == [2])
             try await writerBackend.shutdown()
+            // The watcher's connections close: the observation ends with a typed error, not silence.
             try await watcherBackend.shutdown()
+            await #expect(throws: StorageError.self) {
+                while try await results.next() != nil {}
+            }
         }
     }
 

@@ -126,7 +126,6 @@ struct SQLiteQueryTests {
     func changes() async throws {
         let database = try TemporaryDatabase()
         let cards = try RecordStore<Card>(sqlite: database.url, table: "cards")
-        let other = try RecordStore<Card>(sqlite: database.url, table: "cards")
         try await cards.insert(Card(id: 1, text: "a", stars: 5))
         var results = try cards.changes(matching: RecordQuery(where: \.stars >= 4)).makeAsyncIterator()
         #expect(try await results.next()?.map(\.id) == [1])
@@ -135,7 +134,6 @@ struct SQLiteQueryTests {
         try await cards.insert(Card(id: 3, text: "c", stars: 1))
         try await cards.delete(id: 1)
         #expect(try await results.next()?.map(\.id) == [2])
-        _ = other
     }
 
     @Test("a stale update of a revisioned record is a typed conflict and writes nothing")

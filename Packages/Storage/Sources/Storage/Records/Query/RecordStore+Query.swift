@@ -55,10 +55,11 @@ extension RecordStore where Record: QueryableRecord {
     ///     show(urgent)
     /// }
     /// ```
-    /// The file backend sees writes made in this process; SQLite sees every connection's writes
-    /// to the database (GRDB's `ValueObservation`, through any process once it writes through
-    /// this database handle); PostgreSQL sees every client's writes (`LISTEN`/`NOTIFY`). When
-    /// results change faster than they are consumed, only the latest is kept.
+    /// What counts as a change depends on the backend: the file backend sees writes made by
+    /// file backends in this process; SQLite sees writes made through the same database handle
+    /// (GRDB's `ValueObservation`; other handles and processes are not signalled); PostgreSQL
+    /// sees every client's writes (`LISTEN`/`NOTIFY`). When results change faster than they are
+    /// consumed, only the latest is kept.
     /// - Throws: ``RecordStoreError/unqueryableField(keyPath:record:)`` at once, not from the sequence.
     public func changes(matching query: RecordQuery<Record>) throws -> AsyncThrowingStream<[Record], any Error> {
         backend.changes(try query.plan())
@@ -78,10 +79,11 @@ extension RecordStore where Record: QueryableRecord {
 /// Re-runs a query each time it is poked and yields results that differ from the last: the
 /// engine of change observation for backends whose change signal carries no data.
 package enum RecordObservation {
-    /// A stream yielding `fetch()` now and after each element of `pokes`, skipping repeats.
-    /// `onTermination` runs once the consumer stops or the stream fails.
+    /// A stream yielding `fetch()` now and after each element of `pokes`, skipping repeats; it
+    /// fails when `pokes` or `fetch` fails. `onTermination` runs once the consumer stops or the
+    /// stream ends.
     package static func stream<Record: Encodable & Sendable>(
-        pokes: AsyncStream<Void>, fetch: @escaping @Sendable () async throws -> [Record],
+        pokes: AsyncThrowingStream<Void, any Error>, fetch: @escaping @Sendable () async throws -> [Record],
         onTermination: @escaping @Sendable () -> Void
     ) -> AsyncThrowingStream<[Record], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[Record], any Error>.makeStream(
@@ -98,7 +100,7 @@ package enum RecordObservation {
                         last = encoded
                         continuation.yield(result)
                     }
-                } while await iterator.next() != nil && !Task.isCancelled
+                } while try await iterator.next() != nil && !Task.isCancelled
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -118,13 +120,14 @@ package enum FileRecordSignals {
     private final class Registry: @unchecked Sendable {
         // @unchecked: `observers` is only touched under `lock`.
         let lock = NSLock()
-        var observers: [String: [UUID: AsyncStream<Void>.Continuation]] = [:]
+        var observers: [String: [UUID: AsyncThrowingStream<Void, any Error>.Continuation]] = [:]
     }
     private static let registry = Registry()
 
     /// A stream that yields each time a backend writes the file at `path`, and its token.
-    package static func subscribe(_ path: String) -> (AsyncStream<Void>, UUID) {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    package static func subscribe(_ path: String) -> (AsyncThrowingStream<Void, any Error>, UUID) {
+        let (stream, continuation) = AsyncThrowingStream<Void, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
         let token = UUID()
         registry.lock.withLock { registry.observers[path, default: [:]][token] = continuation }
         return (stream, token)
@@ -132,7 +135,7 @@ package enum FileRecordSignals {
 
     /// Stops signalling `token`.
     package static func unsubscribe(_ path: String, _ token: UUID) {
-        let continuation = registry.lock.withLock { () -> AsyncStream<Void>.Continuation? in
+        let continuation = registry.lock.withLock { () -> AsyncThrowingStream<Void, any Error>.Continuation? in
             let removed = registry.observers[path]?.removeValue(forKey: token)
             if registry.observers[path]?.isEmpty == true { registry.observers[path] = nil }
             return removed
