@@ -23,12 +23,12 @@ BOILER_BUNDLES := Boilerplate_ModelGen
 
 .DEFAULT_GOAL := help
 .PHONY: help test build test-root test-packages test-tsan check-manifests check-self-contained lint format bench bench-smoke docs demo clean \
-	fuzz-serialization test-templates install uninstall test-clone
+	fuzz-serialization fuzz-serialization-short test-templates install uninstall test-clone
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-18s %s\n", $$1, $$2}'
 
-test: check-manifests check-self-contained lint build test-root test-packages test-tsan ## The one test command: manifests, lint, strict build, every test suite, TSan
+test: check-manifests check-self-contained lint build test-root test-packages test-tsan fuzz-serialization-short ## The one test command: manifests, lint, strict build, every test suite, TSan, a short fuzz
 	@echo "make test: all checks passed"
 
 build: ## Build every target and test of the root package with warnings as errors
@@ -85,8 +85,11 @@ docs: ## Build DocC documentation for every library into .build/docs
 	done
 	@echo "Documentation in $(DOCS_DIR)"
 
-fuzz-serialization: ## Fuzz the Serialization readers with libFuzzer for 60 s (FUZZ_SECONDS to change)
+fuzz-serialization: ## Fuzz the Serialization readers and writers (documents and trees, YAML too) for 60 s (FUZZ_SECONDS to change)
 	Packages/Serialization/Fuzz/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
+fuzz-serialization-short: ## The bounded fuzz `make test` runs: 10 s of the same harness
+	Packages/Serialization/Fuzz/fuzz.sh 10
 
 demo: ## Scaffold a demo app with the boiler CLI into a temp folder, build and run it
 	$(SWIFT) build --product boiler

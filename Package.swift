@@ -64,7 +64,6 @@ let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-pars
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
-let propertyBased = Dep.product("PropertyBased", package: "swift-property-based")
 let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
 /// The NIO modules the AsyncHTTPClient transport names in its code (ByteBuffer, HTTPHeaders):
 /// declared, not borrowed through AsyncHTTPClient.

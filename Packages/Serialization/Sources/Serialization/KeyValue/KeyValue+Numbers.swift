@@ -36,43 +36,54 @@ enum NumberText {
     /// The POSIX locale, so `Decimal(string:)` reads `.` as the decimal point everywhere.
     static let posix = Locale(identifier: "en_US_POSIX")
 
-    /// A number's value as sign, significant digits and exponent: 0.d₁d₂… × 10^exponent.
-    struct Normalized: Equatable {
+    /// Where a number's significant digits are in its text, and its sign and decimal exponent:
+    /// the value is 0.d₁d₂… × 10^exponent, d₁ at `first` and the last non-zero digit at `last`
+    /// (a `.` between them is skipped). Found without allocating: the exactness checks run for
+    /// every long number a reader meets.
+    struct Digits {
         var negative: Bool
-        var digits: [UInt8]
+        var first: Int
+        var last: Int
         var exponent: Int
+        var isZero: Bool { first < 0 }
     }
 
-    /// The normalized form of `[-+]digits[.digits][(e|E)[-+]digits]`, or nil for other text.
-    static func normalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Normalized? {
+    /// The digits of `[-+]digits[.digits][(e|E)[-+]digits]`, or nil for other text.
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Digits? {
         var position = 0
         var negative = false
         if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
             negative = bytes[position] == UInt8(ascii: "-")
             position += 1
         }
-        var digits: [UInt8] = []
-        var exponent = 0
-        var seenPoint = false
+        var first = -1
+        var last = -1
+        var point = -1
+        var integerDigits = 0  // digits from the first significant one up to the point
+        var leadingFractionZeros = 0  // zeros after the point before the first significant digit
         var anyDigit = false
         while position < bytes.count {
             let byte = bytes[position]
             if byte >= 48 && byte <= 57 {
                 anyDigit = true
-                if digits.isEmpty && byte == 48 {
-                    if seenPoint { exponent -= 1 }
-                } else {
-                    digits.append(byte)
-                    if !seenPoint { exponent += 1 }
+                if byte != 48 {
+                    if first < 0 { first = position }
+                    last = position
                 }
-            } else if byte == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
+                if point < 0 {
+                    if first >= 0 { integerDigits += 1 }
+                } else if first < 0 {
+                    leadingFractionZeros += 1
+                }
+            } else if byte == UInt8(ascii: "."), point < 0 {
+                point = position
             } else {
                 break
             }
             position += 1
         }
         guard anyDigit else { return nil }
+        var exponent = first < 0 ? 0 : (integerDigits > 0 ? integerDigits : -leadingFractionZeros)
         if position < bytes.count {
             guard bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") else { return nil }
             position += 1
@@ -92,15 +103,33 @@ enum NumberText {
             exponent += exponentNegative ? -written : written
         }
         guard position == bytes.count else { return nil }
-        while digits.last == 48 { digits.removeLast() }
-        if digits.isEmpty { return Normalized(negative: false, digits: [], exponent: 0) }
-        return Normalized(negative: negative, digits: digits, exponent: exponent)
+        return Digits(negative: negative && first >= 0, first: first, last: last, exponent: first < 0 ? 0 : exponent)
+    }
+
+    /// Whether two number texts spell the same number (`1.50` and `15e-1`), without allocating.
+    static func sameNumber(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let left = digits(a), let right = digits(b) else { return false }
+        guard left.isZero == right.isZero else { return false }
+        if left.isZero { return true }
+        guard left.negative == right.negative, left.exponent == right.exponent else { return false }
+        var i = left.first
+        var j = right.first
+        while true {
+            if i <= left.last, a[i] == UInt8(ascii: ".") { i += 1 }
+            if j <= right.last, b[j] == UInt8(ascii: ".") { j += 1 }
+            let leftDone = i > left.last
+            let rightDone = j > right.last
+            if leftDone || rightDone { return leftDone && rightDone }
+            guard a[i] == b[j] else { return false }
+            i += 1
+            j += 1
+        }
     }
 
     /// Whether `double`'s shortest text (what the writers print) is the number `text` spells.
     static func isShortest(_ double: Double, of text: UnsafeBufferPointer<UInt8>) -> Bool {
         var shortest = double.description
-        return shortest.withUTF8 { normalized($0) } == normalized(text)
+        return shortest.withUTF8 { sameNumber($0, text) }
     }
 
     /// The `Decimal` that is exactly the number `text` spells, or nil when a `Decimal` cannot
@@ -109,7 +138,7 @@ enum NumberText {
         let string = String(decoding: text, as: UTF8.self)
         guard let decimal = Decimal(string: string, locale: posix), !decimal.isNaN else { return nil }
         var written = decimal.description
-        guard let wanted = normalized(text), written.withUTF8({ normalized($0) }) == wanted else { return nil }
+        guard written.withUTF8({ sameNumber($0, text) }) else { return nil }
         return decimal
     }
 
@@ -157,7 +186,7 @@ enum NumberText {
     static func value(_ text: String) -> KeyValue? {
         var text = text
         return text.withUTF8 { utf8 -> KeyValue? in
-            guard normalized(utf8) != nil else { return nil }
+            guard digits(utf8) != nil else { return nil }
             let isInteger = !utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
             if isInteger {
                 if let integer = Int(String(decoding: utf8, as: UTF8.self)) { return .int(integer) }
