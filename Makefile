@@ -34,8 +34,12 @@ test: check-manifests check-self-contained lint build test-root test-packages te
 build: ## Build every target and test of the root package with warnings as errors
 	$(SWIFT) build --build-tests $(STRICT)
 
-test-root: ## Run the root package's tests (every package, the umbrella, the CLI)
-	$(SWIFT) test $(STRICT)
+# The end-to-end suites run `boiler` and build generated projects for minutes, waiting on child
+# processes; in the same run they would hold the few threads Swift Testing has (one per core) and
+# starve the unit suites' timing-sensitive tests, so they run on their own, after the rest.
+test-root: ## Run the root package's tests (every package, the umbrella, the CLI), then the end-to-end suites
+	$(SWIFT) test $(STRICT) --skip EndToEndTests
+	$(SWIFT) test $(STRICT) --filter EndToEndTests
 
 test-packages: ## Run each nested package's tests in isolation
 	@set -e; for package in $(PACKAGES); do \

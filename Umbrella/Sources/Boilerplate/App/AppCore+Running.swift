@@ -2,7 +2,7 @@ import Commands
 
 extension AppCore {
     /// Runs a command. With persistence, its change is saved before this returns and before
-    /// ``ModelDidChange`` is published; a ``TransientCommand`` is announced without waiting
+    /// ``ModelDidChange`` is published; a `TransientCommand` is announced without waiting
     /// for a save.
     /// - Returns: The command's result.
     /// - Throws: The command's error (the model is untouched), or
@@ -21,14 +21,14 @@ extension AppCore {
     }
 
     /// Undoes the last command; the change is saved, then published.
-    /// - Throws: ``CommandError/nothingToUndo``, or ``AppCoreError/saveFailed(file:underlying:)``
+    /// - Throws: `CommandError.nothingToUndo`, or ``AppCoreError/saveFailed(file:underlying:)``
     ///   (the undo was rolled back).
     public func undo() async throws {
         try await surfacingSaveFailures { try await runner.undo() }
     }
 
     /// Redoes the last undone command; the change is saved, then published.
-    /// - Throws: ``CommandError/nothingToRedo``, or ``AppCoreError/saveFailed(file:underlying:)``.
+    /// - Throws: `CommandError.nothingToRedo`, or ``AppCoreError/saveFailed(file:underlying:)``.
     public func redo() async throws {
         try await surfacingSaveFailures { try await runner.redo() }
     }
@@ -41,7 +41,7 @@ extension AppCore {
     }
 
     /// Rethrows a failed save as the ``AppCoreError`` the save step raised, which names the
-    /// file; the runner wraps it in ``CommandError/saveFailed(command:underlying:)``.
+    /// file; the runner wraps it in `CommandError.saveFailed(command:underlying:)`.
     private func surfacingSaveFailures<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

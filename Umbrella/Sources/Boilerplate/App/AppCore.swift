@@ -18,7 +18,7 @@ import Storage
 /// ``redo()`` are the way to run them. AppCore is a thin container over the runner's commit
 /// step: with persistence, the runner's save step writes the model file, so every change is
 /// on disk before ``run(_:)-8v0ws`` returns and before ``ModelDidChange`` is published on
-/// ``bus`` (a ``TransientCommand`` is not waited for); a change whose save fails is rolled
+/// ``bus`` (a `TransientCommand` is not waited for); a change whose save fails is rolled
 /// back. An HTTP client's activity becomes the named events `network:on` and `network:off`.
 public final class AppCore<Model: Codable & Sendable>: Sendable {
     /// The model store, for reading and observing. It takes changes only from ``runner``:
