@@ -194,7 +194,7 @@ public final class CommandTester<Model: Sendable & Equatable>: Sendable {
     ///   - line: The line of the assertion; leave it to its default.
     ///   - column: The column of the assertion; leave it to its default.
     ///   - expected: Turns the model before the replay into the one expected after it.
-    /// - Throws: What ``CommandRunner/replay(_:using:)`` throws — an unknown command or an
+    /// - Throws: What `CommandRunner.replay(_:using:)` throws — an unknown command or an
     ///   undecodable input names the entry's index; the model is then unchanged.
     public func replay(
         _ entries: [JournalEntry], using registry: CommandRegistry<Model>, fileID: String = #fileID,

@@ -2,7 +2,7 @@ import Foundation
 import Serialization
 import Yams
 
-/// YAML as a ``Serialization/DataFormat``, on Yams: the optional add-on product.
+/// YAML as a `DataFormat`, on Yams: the optional add-on product.
 ///
 /// ```swift
 /// import SerializationYAML
@@ -26,7 +26,7 @@ public struct YAMLFormat: DataFormat {
     /// A YAML format.
     ///
     /// - Parameters:
-    ///   - maximumDepth: The deepest nesting written and read (``KeyValue/defaultMaximumDepth``,
+    ///   - maximumDepth: The deepest nesting written and read (`KeyValue.defaultMaximumDepth`,
     ///     as for the other formats).
     ///   - maximumNodes: The most values a document may expand to, aliases included.
     public init(maximumDepth: Int = KeyValue.defaultMaximumDepth, maximumNodes: Int = 10_000_000) {

@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 import Storage
 
-/// Records in a PostgreSQL table, through postgres-nio: the ``Storage/RecordStore`` backend for
+/// Records in a PostgreSQL table, through postgres-nio: the `RecordStore` backend for
 /// a server that runs as several instances sharing one database.
 ///
 /// ```swift
@@ -14,13 +14,13 @@ import Storage
 /// try await backend.shutdown()
 /// ```
 ///
-/// The table is created on open and migrated: each ``Storage/QueryableRecord`` field gets a real
+/// The table is created on open and migrated: each `QueryableRecord` field gets a real
 /// column (`q_<name>`) with a B-tree index, filled from the stored records when the field is new.
 /// Queries run in the database with the same answers as the file and SQLite backends (text
 /// columns use the `"C"` collation, so text compares by Unicode scalars). A trigger sends a
 /// `NOTIFY` on every committed change, which ``changes(_:)`` listens to — so every instance
-/// sees every other instance's writes. Records that conform to ``Storage/RevisionedRecord`` get
-/// optimistic concurrency: a stale update is ``Storage/RecordStoreError/staleRevision(id:expected:stored:in:)``.
+/// sees every other instance's writes. Records that conform to `RevisionedRecord` get
+/// optimistic concurrency: a stale update is `RecordStoreError.staleRevision(id:expected:stored:in:)`.
 public final class PostgresRecordBackend<Record: Codable & Identifiable & Sendable>: RecordBackend, Sendable
 where Record.ID: Codable & Sendable {
     /// The connection pool; it runs until ``shutdown()``.
@@ -258,7 +258,7 @@ where Record.ID: Codable & Sendable {
     ///
     /// - Parameter changes: The inserts, updates and deletions to apply, in order.
     /// - Throws: `StorageError.duplicateRecord`, `StorageError.recordNotFound`,
-    ///   ``Storage/RecordStoreError/staleRevision(id:expected:stored:in:)`` (nothing applied), or
+    ///   `RecordStoreError.staleRevision(id:expected:stored:in:)` (nothing applied), or
     ///   `StorageError.database(_:underlying:)`.
     public func apply(_ changes: [RecordChange<Record>]) async throws {
         let logger = logger
@@ -486,7 +486,7 @@ extension RecordStore {
     /// A store kept in `table` of the PostgreSQL database at `url`; call the backend's
     /// `shutdown()` when done (`(store.backend as? PostgresRecordBackend<Record>)`), or keep the
     /// backend yourself.
-    /// - Throws: as ``PostgresRecordBackend/init(url:table:)``.
+    /// - Throws: as ``PostgresRecordBackend/init(url:table:openTimeout:)``.
     public init(postgres url: URL, table: String = "records") async throws {
         self.init(backend: try await PostgresRecordBackend<Record>(url: url, table: table))
     }

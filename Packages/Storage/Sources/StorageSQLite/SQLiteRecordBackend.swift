@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Storage
 
-/// Records in a real SQLite table, through GRDB: the ``Storage/RecordStore`` backend for
+/// Records in a real SQLite table, through GRDB: the `RecordStore` backend for
 /// collections that outgrew one file.
 ///
 /// Each record is one row — its id as text (the primary key) and its JSON encoding — so an

@@ -35,7 +35,7 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
-    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///   - allowance: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
     ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - handler: Runs when navigation picks this route.
     /// - Returns: The registered route.
@@ -73,7 +73,7 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
-    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///   - allowance: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
     ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - handler: Decides, when navigation reaches this route, whether it handles the match or declines it.
     /// - Returns: The registered route.
@@ -100,7 +100,7 @@ public final class RouteTable: @unchecked Sendable {
     ///   - scheme: Only URLs with this scheme match (bare paths then do not).
     ///   - host: Only URLs with this host match (bare paths then do not).
     ///   - replacing: Replace a route of the same shape instead of throwing ``RouteError/conflict(pattern:existing:)``.
-    ///   - allowing: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
+    ///   - allowance: What its parameters may decode to beyond an ordinary segment (`..`, `/`);
     ///     by default such a path does not match this route. See ``ParameterAllowance``.
     ///   - presentation: How ``navigate(to:data:using:)`` hands the destination to the navigator.
     ///   - build: Builds the destination from the match; nil declines it.
