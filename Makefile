@@ -34,12 +34,15 @@ test: check-manifests check-self-contained lint build test-root test-packages te
 build: ## Build every target and test of the root package with warnings as errors
 	$(SWIFT) build --build-tests $(STRICT)
 
-# The end-to-end suites run `boiler` and build generated projects for minutes, waiting on child
-# processes; in the same run they would hold the few threads Swift Testing has (one per core) and
-# starve the unit suites' timing-sensitive tests, so they run on their own, after the rest.
-test-root: ## Run the root package's tests (every package, the umbrella, the CLI), then the end-to-end suites
-	$(SWIFT) test $(STRICT) --skip EndToEndTests
-	$(SWIFT) test $(STRICT) --filter EndToEndTests
+# Suites that wait on child processes for seconds to minutes (building generated projects and
+# code, killing probes): in one run with the rest they would hold the few threads Swift Testing
+# has (one per core) and starve the loopback servers and timing-sensitive tests of the others,
+# so they run on their own, after the rest.
+PROCESS_SUITES := EndToEndTests|CompileTests|PluginTests|NameMappingFuzzTests|CrossProcessTests|AppCoreCrashTests
+
+test-root: ## Run the root package's tests (every package, the umbrella, the CLI), then the process-driving suites
+	$(SWIFT) test $(STRICT) --skip '$(PROCESS_SUITES)'
+	$(SWIFT) test $(STRICT) --filter '$(PROCESS_SUITES)'
 
 test-packages: ## Run each nested package's tests in isolation
 	@set -e; for package in $(PACKAGES); do \
