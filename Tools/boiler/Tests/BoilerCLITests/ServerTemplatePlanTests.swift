@@ -59,8 +59,9 @@ struct ServerTemplatePlanTests {
         #expect(database.contains("PostgresRecordBackend<Note>(url: url, table: \"notes\")"))
         #expect(try file("README.md", in: plan).contains("| `DATABASE_URL`"))
         #expect(try file(".boiler.json", in: plan).contains(#""database" : "postgres""#))
-        #expect(try file(".boiler.json", in: plan()).contains(#""database" : "sqlite""#))
-        #expect(!(try file("Sources/NotesCore/NotesDatabase.swift", in: plan())).contains("DATABASE_URL"))
+        let sqlitePlan = try self.plan()
+        #expect(try file(".boiler.json", in: sqlitePlan).contains(#""database" : "sqlite""#))
+        #expect(!(try file("Sources/NotesCore/NotesDatabase.swift", in: sqlitePlan)).contains("DATABASE_URL"))
     }
 
     @Test("the README documents the API, the settings and the graceful shutdown")
