@@ -181,6 +181,7 @@ enum ServerTemplate {
         // Note.swift: yours to edit. The generated part of Note comes from Designs/Model.xcdatamodeld at
         // build time; add behaviour, versioning and the fields queries may use here.
         import Boilerplate
+        import Foundation
 
         extension Note: Identifiable, Versioned, QueryableRecord {
             /// The version stamped on saved notes. When the design's stored shape changes
@@ -230,6 +231,7 @@ enum ServerTemplate {
 
     static let noteEvents = """
         import Boilerplate
+        import Foundation
 
         /// Triggered on the bus after a note was created.
         public struct NoteCreated: Event {
@@ -755,8 +757,8 @@ enum ServerTemplate {
             let host = settings.host
             let app = {{Name}}Server.application(domain: domain, host: host, port: settings.port, logger: log) { port in
                 // One line on standard output that scripts (and the end-to-end test) wait for.
-                print("{{Name}} listening on http://\\(host):\\(port)")
-                fflush(stdout)
+                // Written straight to the file handle, so it is not held in a buffer.
+                FileHandle.standardOutput.write(Data("{{Name}} listening on http://\\(host):\\(port)\\n".utf8))
             }
             let group = ServiceGroup(
                 configuration: .init(
@@ -843,7 +845,8 @@ enum ServerTemplate {
                     }
                     try await client.execute(uri: location, method: .get) { response in
                         #expect(response.status == .ok)
-                        #expect(try decode(Note.self, response).text == "Milk")
+                        let fetched = try decode(Note.self, response)
+                        #expect(fetched.text == "Milk")
                     }
                 }
             }
@@ -860,7 +863,8 @@ enum ServerTemplate {
                         #expect(page.limit == 2 && page.offset == 1)
                     }
                     try await client.execute(uri: "/notes?offset=4", method: .get) { response in
-                        #expect(try decode(NotePage.self, response).items.map(\\.text) == ["five"])
+                        let page = try decode(NotePage.self, response)
+                        #expect(page.items.map(\\.text) == ["five"])
                     }
                 }
             }
@@ -877,7 +881,8 @@ enum ServerTemplate {
                         #expect(page.total == 1)
                     }
                     try await client.execute(uri: "/notes?pinned=false", method: .get) { response in
-                        #expect(try decode(NotePage.self, response).items.map(\\.text) == ["Call Ana", "Milk the cow"])
+                        let page = try decode(NotePage.self, response)
+                        #expect(page.items.map(\\.text) == ["Call Ana", "Milk the cow"])
                     }
                 }
             }
@@ -904,7 +909,8 @@ enum ServerTemplate {
                     try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
                         #expect(response.status == .noContent)
                     }
-                    #expect(try await domain.records.count() == 0)
+                    let count = try await domain.records.count()
+                    #expect(count == 0)
                     try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
                         #expect(response.status == .notFound)
                     }
@@ -941,7 +947,8 @@ enum ServerTemplate {
                         #expect(response.status == .notFound)
                     }
                     try await client.execute(uri: "/notes/not-a-uuid", method: .get) { response in
-                        #expect(try decode(ProblemDetails.self, response).detail == "There is no note with id 'not-a-uuid'.")
+                        let problem = try decode(ProblemDetails.self, response)
+                        #expect(problem.detail == "There is no note with id 'not-a-uuid'.")
                     }
                 }
             }
@@ -958,7 +965,8 @@ enum ServerTemplate {
                         let problem = try decode(ProblemDetails.self, response)
                         #expect(problem.status == 422 && problem.detail == detail)
                     }
-                    #expect(try await domain.records.count() == 0)
+                    let count = try await domain.records.count()
+                    #expect(count == 0)
                 }
             }
 
@@ -968,7 +976,8 @@ enum ServerTemplate {
                     for json in [#"{"text": 42}"#, "not json"] {
                         try await client.execute(uri: "/notes", method: .post, body: body(json)) { response in
                             #expect(response.status == .unprocessableContent)
-                            #expect(try decode(ProblemDetails.self, response).type == "urn:{{name}}:problem:invalid-body")
+                            let problem = try decode(ProblemDetails.self, response)
+                            #expect(problem.type == "urn:{{name}}:problem:invalid-body")
                         }
                     }
                 }
@@ -982,7 +991,8 @@ enum ServerTemplate {
                 try await withServer { client, _ in
                     try await client.execute(uri: "/notes?\\(query)", method: .get) { response in
                         #expect(response.status == .unprocessableContent)
-                        #expect(try decode(ProblemDetails.self, response).detail.hasPrefix("The field '\\(field)' must be"))
+                        let problem = try decode(ProblemDetails.self, response)
+                        #expect(problem.detail.hasPrefix("The field '\\(field)' must be"))
                     }
                 }
             }
@@ -995,7 +1005,8 @@ enum ServerTemplate {
                         response in
                         #expect(response.status == .unprocessableContent)
                     }
-                    #expect(try await domain.note(id: note.id).text == "Milk")
+                    let stored = try await domain.note(id: note.id)
+                    #expect(stored.text == "Milk")
                 }
             }
         }
@@ -1048,7 +1059,8 @@ enum ServerTemplate {
                     await #expect(throws: {{Name}}Error.noteNotFound(id: missing.uuidString)) {
                         try await domain.run(UpdateNote(id: missing, pinned: true))
                     }
-                    #expect(try await domain.records.count() == 0)
+                    let count = try await domain.records.count()
+                    #expect(count == 0)
                     #expect(heard.lines.isEmpty)
                     token.cancel()
                 }
