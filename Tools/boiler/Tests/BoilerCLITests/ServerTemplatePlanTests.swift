@@ -58,6 +58,8 @@ struct ServerTemplatePlanTests {
         #expect(database.contains(#"environment["DATABASE_URL"]"#))
         #expect(database.contains("PostgresRecordBackend<Note>(url: url, table: \"notes\")"))
         #expect(try file("README.md", in: plan).contains("| `DATABASE_URL`"))
+        #expect(try file("README.md", in: plan).contains("TEST_DATABASE_URL"))
+        #expect(plan.files.contains { $0.path == "Tests/NotesCoreTests/PostgresRoutesTests.swift" })
         #expect(try file(".boiler.json", in: plan).contains(#""database" : "postgres""#))
         let sqlitePlan = try self.plan()
         #expect(try file(".boiler.json", in: sqlitePlan).contains(#""database" : "sqlite""#))

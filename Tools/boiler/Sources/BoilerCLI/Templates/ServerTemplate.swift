@@ -30,7 +30,7 @@ enum ServerTemplate {
             PlannedFile("Tests/{{Name}}CoreTests/NoteRoutesTests.swift", noteRoutesTests),
             PlannedFile("Tests/{{Name}}CoreTests/ProblemResponseTests.swift", problemResponseTests),
             PlannedFile("Tests/{{Name}}CoreTests/NoteCommandTests.swift", noteCommandTests),
-        ]
+        ] + (postgres ? [PlannedFile("Tests/{{Name}}CoreTests/PostgresRoutesTests.swift", postgresRoutesTests)] : [])
     }
 
     /// The manifest; a PostgreSQL project also depends on the kit's `StoragePostgres` add-on.
@@ -172,6 +172,42 @@ enum ServerTemplate {
             /// Closes the database's connections.
             public func close() async throws {
                 try await postgres?.shutdown()
+            }
+        }
+
+        """
+
+    static let postgresRoutesTests = """
+        import Foundation
+        import HummingbirdTesting
+        import Testing
+        @testable import {{Name}}Core
+
+        /// The routes against a real PostgreSQL server, when `TEST_DATABASE_URL` names one. The test
+        /// empties the `notes` table first: never point it at a database whose notes you want to keep.
+        @Suite("Note routes on PostgreSQL", .enabled(if: ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] != nil))
+        struct PostgresRoutesTests {
+            @Test("create, filter, get and delete run in PostgreSQL")
+            func roundTrip() async throws {
+                let text = try #require(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"])
+                let url = try #require(URL(string: text))
+                let database = try await {{Name}}Database.open(.postgres(url))
+                let existing = try await database.records.fetchAll()
+                try await database.records.write { batch in for note in existing { batch.delete(id: note.id) } }
+                try await withServer(database: database) { client, domain in
+                    let note = try await create(client, #"{"text": "Milk", "pinned": true}"#)
+                    _ = try await create(client, #"{"text": "Bread"}"#)
+                    try await client.execute(uri: "/notes?pinned=true&q=Mil", method: .get) { response in
+                        let page = try decode(NotePage.self, response)
+                        #expect(page.items.map(\\.id) == [note.id])
+                        #expect(page.total == 1)
+                    }
+                    try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
+                        #expect(response.status == .noContent)
+                    }
+                    let count = try await domain.records.count()
+                    #expect(count == 1)
+                }
             }
         }
 
@@ -796,9 +832,21 @@ enum ServerTemplate {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let database = try await {{Name}}Database.open(.sqlite(folder.appendingPathComponent("notes.sqlite")))
+            try await withServer(database: database, test)
+        }
+
+        /// Runs `test` against the real router over `database`, then closes it.
+        func withServer(
+            database: {{Name}}Database, _ test: @Sendable (any TestClientProtocol, NoteDomain) async throws -> Void
+        ) async throws {
             let domain = NoteDomain(records: database.records)
             let app = {{Name}}Server.application(domain: domain, port: 0, logger: Logger(label: "{{Name}}Tests"))
-            try await app.test(.router) { client in try await test(client, domain) }
+            do {
+                try await app.test(.router) { client in try await test(client, domain) }
+            } catch {
+                try? await database.close()
+                throw error
+            }
             try await database.close()
         }
 

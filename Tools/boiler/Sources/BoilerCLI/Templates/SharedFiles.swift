@@ -54,6 +54,15 @@ enum SharedFiles {
             """ + (options.template == .server ? server(database: options.database ?? .sqlite) : "")
     }
 
+    /// How a PostgreSQL server's tests reach a database.
+    static let testDatabase = """
+
+        `swift test` runs against SQLite files in temporary folders; with
+        `TEST_DATABASE_URL=postgres://…` set it also runs the routes against that PostgreSQL
+        database, emptying its `notes` table first — use a database of its own.
+
+        """
+
     /// The server template's README section: its API, its settings and how it stops.
     static func server(database: DatabaseKind) -> String {
         let postgres =
@@ -93,6 +102,7 @@ enum SharedFiles {
             \(database == .postgres ? "PostgreSQL database" : "database") behave as one. SIGTERM or
             SIGINT shut the server down gracefully (requests in flight finish, then the kit's
             services stop, then the database closes) and it exits 0.
+            \(database == .postgres ? testDatabase : "")
 
             """
     }
