@@ -143,7 +143,8 @@ enum ServerTemplate {
                 public init(environment: [String: String]) throws({{Name}}Error) {
                     if let text = environment["DATABASE_URL"] {
                         guard let url = URL(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
-                            throw .invalidField("DATABASE_URL", reason: "must be a postgres://user:password@host:port/database URL")
+                            throw .invalidField(
+                                "DATABASE_URL", reason: "must be a postgres://user:password@host:port/database URL")
                         }
                         self = .postgres(url)
                         return
@@ -181,6 +182,7 @@ enum ServerTemplate {
         import Foundation
         import HummingbirdTesting
         import Testing
+
         @testable import {{Name}}Core
 
         /// The routes against a real PostgreSQL server, when `TEST_DATABASE_URL` names one. The test
@@ -435,7 +437,8 @@ enum ServerTemplate {
             ///   - pinned: Only notes pinned (true) or not (false).
             ///   - limit: At most this many notes.
             ///   - offset: After skipping this many.
-            public func notes(containing: String? = nil, pinned: Bool? = nil, limit: Int, offset: Int) async throws -> NotePage {
+            public func notes(containing: String? = nil, pinned: Bool? = nil, limit: Int, offset: Int) async throws -> NotePage
+            {
                 var filter = RecordPredicate<Note>.all
                 if let containing { filter = filter && .contains(\\.text, containing) }
                 if let pinned { filter = filter && \\.pinned == pinned }
@@ -488,11 +491,17 @@ enum ServerTemplate {
             public init(_ error: any Error) {
                 switch error {
                 case let error as {{Name}}Error:
-                    self.init(type: "urn:{{name}}:problem:\\(error.code)", title: Self.title(error.status), status: error.status, detail: error.message)
+                    self.init(
+                        type: "urn:{{name}}:problem:\\(error.code)", title: Self.title(error.status), status: error.status,
+                        detail: error.message)
                 case let error as DecodingError:
-                    self.init(type: "urn:{{name}}:problem:invalid-body", title: Self.title(422), status: 422, detail: "The request body is not a valid note: \\(error.userMessage)")
+                    self.init(
+                        type: "urn:{{name}}:problem:invalid-body", title: Self.title(422), status: 422,
+                        detail: "The request body is not a valid note: \\(error.userMessage)")
                 default:
-                    self.init(type: "about:blank", title: Self.title(500), status: 500, detail: "The server could not answer; the log says why.")
+                    self.init(
+                        type: "about:blank", title: Self.title(500), status: 500,
+                        detail: "The server could not answer; the log says why.")
                 }
             }
 
@@ -626,10 +635,13 @@ enum ServerTemplate {
                 return id
             }
 
-            static func integer(_ raw: Substring?, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+            static func integer(_ raw: Substring?, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int
+            {
                 guard let raw else { return value }
                 guard let number = Int(raw), range.contains(number) else {
-                    let bounds = range.upperBound == Int.max ? "\\(range.lowerBound) or more" : "from \\(range.lowerBound) to \\(range.upperBound)"
+                    let bounds =
+                        range.upperBound == Int.max
+                        ? "\\(range.lowerBound) or more" : "from \\(range.lowerBound) to \\(range.upperBound)"
                     throw {{Name}}Error.invalidField(name, reason: "must be a whole number \\(bounds), not '\\(raw)'")
                 }
                 return number
@@ -670,9 +682,15 @@ enum ServerTemplate {
             public func start(options: [String: any Sendable]) async throws {
                 let log = log
                 let tokens = [
-                    bus.watch(NoteCreated.self) { log.log(.info, "Note created", metadata: ["id": $0.note.id.uuidString], source: "{{Name}}") },
-                    bus.watch(NoteUpdated.self) { log.log(.info, "Note updated", metadata: ["id": $0.note.id.uuidString], source: "{{Name}}") },
-                    bus.watch(NoteDeleted.self) { log.log(.info, "Note deleted", metadata: ["id": $0.id.uuidString], source: "{{Name}}") },
+                    bus.watch(NoteCreated.self) {
+                        log.log(.info, "Note created", metadata: ["id": $0.note.id.uuidString], source: "{{Name}}")
+                    },
+                    bus.watch(NoteUpdated.self) {
+                        log.log(.info, "Note updated", metadata: ["id": $0.note.id.uuidString], source: "{{Name}}")
+                    },
+                    bus.watch(NoteDeleted.self) {
+                        log.log(.info, "Note deleted", metadata: ["id": $0.id.uuidString], source: "{{Name}}")
+                    },
                 ]
                 lock.withLock { for token in tokens { token.store(in: &subscriptions) } }
             }
@@ -746,7 +764,8 @@ enum ServerTemplate {
                 }
                 let level = environment["LOG_LEVEL"] ?? "info"
                 guard let logLevel = Logger.Level(rawValue: level) else {
-                    throw .invalidField("LOG_LEVEL", reason: "must be trace, debug, info, notice, warning, error or critical, not '\\(level)'")
+                    throw .invalidField(
+                        "LOG_LEVEL", reason: "must be trace, debug, info, notice, warning, error or critical, not '\\(level)'")
                 }
                 self.logLevel = logLevel
                 database = try {{Name}}Database.Location(environment: environment)
@@ -823,6 +842,7 @@ enum ServerTemplate {
         import HummingbirdTesting
         import Logging
         import Testing
+
         @testable import {{Name}}Core
 
         /// Runs `test` against the real router over a real SQLite file in a new temporary folder,
@@ -875,6 +895,7 @@ enum ServerTemplate {
         import Hummingbird
         import HummingbirdTesting
         import Testing
+
         @testable import {{Name}}Core
 
         @Suite("Note routes")
@@ -902,7 +923,9 @@ enum ServerTemplate {
             @Test("GET lists notes oldest first, a page at a time, with the total")
             func listAndPage() async throws {
                 try await withServer { client, _ in
-                    for text in ["one", "two", "three", "four", "five"] { _ = try await create(client, #"{"text": "\\#(text)"}"#) }
+                    for text in ["one", "two", "three", "four", "five"] {
+                        _ = try await create(client, #"{"text": "\\#(text)"}"#)
+                    }
                     try await client.execute(uri: "/notes?limit=2&offset=1", method: .get) { response in
                         #expect(response.status == .ok)
                         let page = try decode(NotePage.self, response)
@@ -939,7 +962,9 @@ enum ServerTemplate {
             func update() async throws {
                 try await withServer { client, domain in
                     let note = try await create(client, #"{"text": "Milk"}"#)
-                    try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .patch, body: body(#"{"pinned": true}"#)) {
+                    try await client.execute(
+                        uri: "/notes/\\(note.id.uuidString)", method: .patch, body: body(#"{"pinned": true}"#)
+                    ) {
                         response in
                         #expect(response.status == .ok)
                         let changed = try decode(Note.self, response)
@@ -973,6 +998,7 @@ enum ServerTemplate {
         import Hummingbird
         import HummingbirdTesting
         import Testing
+
         @testable import {{Name}}Core
 
         @Suite("Problem details")
@@ -1001,11 +1027,13 @@ enum ServerTemplate {
                 }
             }
 
-            @Test("bad input is a 422 problem saying which field, and nothing is stored", arguments: [
-                (#"{"text": "   "}"#, "The field 'text' must not be blank."),
-                (#"{"pinned": true}"#, "The field 'text' is required."),
-                ("", "The field 'body' must be a JSON object."),
-            ])
+            @Test(
+                "bad input is a 422 problem saying which field, and nothing is stored",
+                arguments: [
+                    (#"{"text": "   "}"#, "The field 'text' must not be blank."),
+                    (#"{"pinned": true}"#, "The field 'text' is required."),
+                    ("", "The field 'body' must be a JSON object."),
+                ])
             func badInput(json: String, detail: String) async throws {
                 try await withServer { client, domain in
                     try await client.execute(uri: "/notes", method: .post, body: body(json)) { response in
@@ -1031,10 +1059,12 @@ enum ServerTemplate {
                 }
             }
 
-            @Test("bad paging and filter parameters are 422 problems", arguments: [
-                ("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"), ("offset=-1", "offset"),
-                ("pinned=yes", "pinned"),
-            ])
+            @Test(
+                "bad paging and filter parameters are 422 problems",
+                arguments: [
+                    ("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"), ("offset=-1", "offset"),
+                    ("pinned=yes", "pinned"),
+                ])
             func badQuery(query: String, field: String) async throws {
                 try await withServer { client, _ in
                     try await client.execute(uri: "/notes?\\(query)", method: .get) { response in
@@ -1049,7 +1079,8 @@ enum ServerTemplate {
             func blankUpdate() async throws {
                 try await withServer { client, domain in
                     let note = try await create(client, #"{"text": "Milk"}"#)
-                    try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .patch, body: body(#"{"text": ""}"#)) {
+                    try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .patch, body: body(#"{"text": ""}"#))
+                    {
                         response in
                         #expect(response.status == .unprocessableContent)
                     }
@@ -1065,6 +1096,7 @@ enum ServerTemplate {
         import Boilerplate
         import Foundation
         import Testing
+
         @testable import {{Name}}Core
 
         @Suite("Note commands")
