@@ -110,7 +110,7 @@ test-templates: ## Scaffold every template (and --packages) with the CLI, then b
 	@set -e; boiler="$$($(SWIFT) build --show-bin-path)/boiler"; folder=$$(mktemp -d); \
 	trap 'rm -rf "$$folder"' EXIT; \
 	for args in "App --template app" "Tool --template cli" "Lib --template library" \
-		"Pick --template library --packages Errors,Commands,EventBus,Router"; do \
+		"Pick --template library --packages Errors,Commands,EventBus,Router" "Srv --template server"; do \
 		set -- $$args; echo "==> boiler new $$args"; \
 		"$$boiler" new $$args --kit-path "$(CURDIR)" --output "$$folder/$$1" --no-interactive --no-git --quiet; \
 		(cd "$$folder/$$1" && $(SWIFT) build && $(SWIFT) test); \

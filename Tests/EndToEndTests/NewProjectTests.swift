@@ -140,6 +140,6 @@ struct NewProjectTests {
         let result = try BoilerProcess.boiler(["templates", "--json"], in: scratch.url)
         #expect(result.status == 0)
         let entries = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]]
-        #expect(entries?.compactMap { $0["name"] } == ["app", "cli", "library"])
+        #expect(entries?.compactMap { $0["name"] } == ["app", "cli", "library", "server"])
     }
 }

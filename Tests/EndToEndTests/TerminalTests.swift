@@ -32,7 +32,7 @@ struct TerminalTests {
         let result = try Self.onTerminal(
             ["new", "Notes", "--kit-path", "/k", "--no-git"], input: "library\n", in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("Template (app, cli, library) [app]:"))
+        #expect(result.output.contains("Template (app, cli, library, server) [app]:"))
         #expect(result.output.contains("\u{1B}[32m✓\u{1B}[0m Created library project Notes"))
         let record = try String(
             contentsOf: scratch.url.appendingPathComponent("Notes/.boiler.json"), encoding: .utf8)

@@ -17,8 +17,11 @@ struct NewProject: AsyncParsableCommand {
     @Argument(help: "The project's name; 'my notes' and 'my-notes' become the module MyNotes.")
     var name: String
 
-    @Option(help: "app, cli or library.")
+    @Option(help: "app, cli, library or server.")
     var template: String?
+
+    @Option(help: "With --template server: sqlite (default) or postgres (DATABASE_URL, else SQLite).")
+    var database: String?
 
     @Option(help: "Depend on these kit products (comma-separated) instead of the Boilerplate umbrella.")
     var packages: String?
@@ -128,10 +131,17 @@ struct NewProject: AsyncParsableCommand {
         }
         var templateName = template
         if templateName == nil && !noInteractive && Console.isInteractive {
-            templateName = Prompt.ask("Template (app, cli, library)", default: TemplateKind.app.rawValue)
+            templateName = Prompt.ask("Template (app, cli, library, server)", default: TemplateKind.app.rawValue)
         }
         guard let kind = TemplateKind(rawValue: templateName ?? TemplateKind.app.rawValue) else {
-            throw .invalidOption("template", value: templateName ?? "", expected: "app, cli or library")
+            throw .invalidOption("template", value: templateName ?? "", expected: "app, cli, library or server")
+        }
+        var databaseKind: DatabaseKind?
+        if let database {
+            guard let parsed = DatabaseKind(rawValue: database) else {
+                throw .invalidOption("database", value: database, expected: "sqlite or postgres")
+            }
+            databaseKind = parsed
         }
         let packageList = packages.map {
             $0.split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
@@ -145,7 +155,8 @@ struct NewProject: AsyncParsableCommand {
             templateValues[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         return ProjectOptions(
-            name: projectName, template: kind, packages: packageList, kit: kit, values: templateValues)
+            name: projectName, template: kind, packages: packageList, kit: kit, values: templateValues,
+            database: databaseKind)
     }
 }
 

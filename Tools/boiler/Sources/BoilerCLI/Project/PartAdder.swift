@@ -15,6 +15,13 @@ struct PartAdder {
         // The record is a file anyone can edit: its names become paths and Swift source.
         try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
         let part = try ProjectName(rawName).module
+        // A server's parts are resources (entity, commands, routes, tests), which `boiler add`
+        // cannot write yet; the app and library parts would not compile there.
+        if record.template == .server {
+            throw .invalidOption(
+                "kind", value: kind.rawValue,
+                expected: "a project made with --template app, cli or library: server projects take no parts yet")
+        }
         let isApp = record.template == .app
         let core = record.template == .library ? record.module : "\(record.module)Core"
         let has = { (module: String) in isApp || record.packages.map { $0.contains(module) } ?? true }

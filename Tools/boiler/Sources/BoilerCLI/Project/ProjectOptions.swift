@@ -35,6 +35,9 @@ public enum TemplateKind: String, Sendable, CaseIterable, Codable {
     case cli
     /// A library package of your own on the kit.
     case library
+    /// A Hummingbird 2 REST server on the kit: records in SQLite or PostgreSQL, problem details,
+    /// graceful shutdown.
+    case server
 
     /// One line for `boiler templates`.
     public var summary: String {
@@ -42,8 +45,18 @@ public enum TemplateKind: String, Sendable, CaseIterable, Codable {
         case .app: "An app core (model design → generated models, a command, a route, a service) and an executable"
         case .cli: "A command-line tool on swift-argument-parser with a core library on the kit"
         case .library: "A library package of your own on the kit, with tests"
+        case .server:
+            "A Hummingbird 2 REST server: a model design, commands on a RecordStore (SQLite or PostgreSQL), routes, tests"
         }
     }
+}
+
+/// Where a server project keeps its records.
+public enum DatabaseKind: String, Sendable, CaseIterable, Codable {
+    /// A SQLite file (the default).
+    case sqlite
+    /// PostgreSQL at `DATABASE_URL`, or a SQLite file when it is not set.
+    case postgres
 }
 
 /// Everything `boiler new` was told.
@@ -58,16 +71,20 @@ public struct ProjectOptions: Sendable {
     public var kit: KitSource
     /// Extra template values from `--set key=value`.
     public var values: [String: String]
+    /// Where a server keeps its records; nil takes SQLite, and only the server template takes one.
+    public var database: DatabaseKind?
 
     /// Collects the options.
     public init(
-        name: ProjectName, template: TemplateKind, packages: [String]?, kit: KitSource, values: [String: String] = [:]
+        name: ProjectName, template: TemplateKind, packages: [String]?, kit: KitSource, values: [String: String] = [:],
+        database: DatabaseKind? = nil
     ) {
         self.name = name
         self.template = template
         self.packages = packages
         self.kit = kit
         self.values = values
+        self.database = database
     }
 
     /// The products the project depends on.

@@ -20,6 +20,8 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
     public var kit: KitSource
     /// The `--set` answers.
     public var values: [String: String]
+    /// A server's database (`--database`); nil for other templates.
+    public var database: DatabaseKind?
     /// The routes and services `boiler add` has wired into an app.
     public struct Parts: Codable, Sendable, Equatable {
         /// Route names, in the order they were added.
@@ -41,6 +43,7 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         packages = options.packages
         kit = options.kit
         values = options.values
+        database = options.template == .server ? options.database ?? .sqlite : nil
         self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.path, Self.hash($0.contents)) })
     }
 

@@ -15,12 +15,16 @@ public struct Scaffolder: Sendable {
                     expected: "a comma-separated list of " + ReservedNames.kitProducts.sorted().joined(separator: ", "))
             }
             if packages.isEmpty { throw .invalidOption("packages", value: "", expected: "at least one package") }
-            if options.template == .app {
+            if options.template == .app || options.template == .server {
                 throw .invalidOption(
                     "packages", value: packages.joined(separator: ","),
-                    expected: "no --packages with the app template, which wires everything through AppCore "
+                    expected: "no --packages with the \(options.template.rawValue) template, which needs the whole kit "
                         + "(use --template library or cli to pick packages)")
             }
+        }
+        if let database = options.database, options.template != .server {
+            throw .invalidOption(
+                "database", value: database.rawValue, expected: "no --database except with --template server")
         }
         for (key, value) in options.values.sorted(by: { $0.key < $1.key }) {
             try Self.check(key, value)
@@ -94,6 +98,7 @@ public struct Scaffolder: Sendable {
         case .library: templateFiles = LibraryTemplate.files(for: options)
         case .cli: templateFiles = CLITemplate.files(for: options)
         case .app: templateFiles = AppTemplate.files(for: options)
+        case .server: templateFiles = ServerTemplate.files(for: options)
         }
         let shared = [
             PlannedFile(".gitignore", SharedFiles.gitignore),

@@ -51,6 +51,59 @@ enum SharedFiles {
             `make help` lists the Makefile's targets. `.boiler.json` records how the project was
             made; `boiler add command|route|service|model <Name>` adds parts to it later.
 
+            """ + (options.template == .server ? server(database: options.database ?? .sqlite) : "")
+    }
+
+    /// How a PostgreSQL server's tests reach a database.
+    static let testDatabase = """
+
+        `swift test` runs against SQLite files in temporary folders; with
+        `TEST_DATABASE_URL=postgres://…` set it also runs the routes against that PostgreSQL
+        database, emptying its `notes` table first — use a database of its own.
+
+        """
+
+    /// The server template's README section: its API, its settings and how it stops.
+    static func server(database: DatabaseKind) -> String {
+        let postgres =
+            database == .postgres
+            ? """
+            | `DATABASE_URL`  | —                    | PostgreSQL: `postgres://user:password@host:5432/db` (`?sslmode=disable` turns TLS off); when set, it wins over `DATABASE_PATH` |
+
+            """ : ""
+        return """
+
+            ## The API
+
+            `swift run {{Name}}` serves a REST API for notes on http://127.0.0.1:8080:
+
+            ```sh
+            curl -X POST localhost:8080/notes -H 'content-type: application/json' -d '{"text": "Milk"}'
+            curl 'localhost:8080/notes?limit=20&offset=0&q=milk&pinned=false'
+            curl localhost:8080/notes/<id>
+            curl -X PATCH localhost:8080/notes/<id> -d '{"pinned": true}'
+            curl -X DELETE localhost:8080/notes/<id>
+            ```
+
+            A list answers `{"items": […], "total": n, "limit": l, "offset": o}`, oldest first;
+            the database does the filtering and paging. Errors are problem details (RFC 9457,
+            `application/problem+json`): 404 for a missing note, 422 for bad input.
+
+            ## Settings
+
+            | Variable        | Default              | What                                  |
+            |-----------------|----------------------|---------------------------------------|
+            | `HOST`          | `127.0.0.1`          | the interface to listen on (`0.0.0.0` for all) |
+            | `PORT`          | `8080`               | the port (`--port N` too); 0 picks a free one |
+            | `DATABASE_PATH` | `{{name}}.sqlite`    | the SQLite file                        |
+            \(postgres)| `LOG_LEVEL`     | `info`               | trace, debug, info, notice, warning, error, critical |
+
+            An instance keeps nothing but what is in the database, so several instances over one
+            \(database == .postgres ? "PostgreSQL database" : "database") behave as one. SIGTERM or
+            SIGINT shut the server down gracefully (requests in flight finish, then the kit's
+            services stop, then the database closes) and it exits 0.
+            \(database == .postgres ? testDatabase : "")
+
             """
     }
 }

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("boiler new --template server, end to end", .serialized)
+struct ServerTemplateTests {
+    @Test("the server template builds, passes its tests, serves REST requests and exits 0 on SIGTERM")
+    func serverTemplate() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let project = scratch.url.appendingPathComponent("Notes")
+        let made = try BoilerProcess.boiler(
+            [
+                "new", "Notes", "--template", "server", "--kit-path", BoilerProcess.kitRoot.path, "--output",
+                project.path, "--no-interactive", "--no-git",
+            ], in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        let started = ContinuousClock.now
+        let build = try BoilerProcess.swift(["build", "--build-tests"], in: project)
+        try #require(build.status == 0, "\(build.output)")
+        let built = ContinuousClock.now
+        let test = try BoilerProcess.swift(["test", "--skip-build"], in: project)
+        #expect(test.status == 0, "\(test.output)")
+        print("server template: build \(built - started), test \(ContinuousClock.now - built)")
+
+        let server = try RunningServer(
+            project.appendingPathComponent(".build/debug/Notes"), in: project,
+            environment: ["PORT": "0", "DATABASE_PATH": project.appendingPathComponent("e2e.sqlite").path])
+        defer { server.kill() }
+        let base = try await server.baseURL(within: .seconds(60))
+
+        let (created, createdResponse) = try await HTTP.send(
+            "POST", base.appendingPathComponent("notes"), #"{"text": "Milk"}"#)
+        #expect(createdResponse.statusCode == 201)
+        let note = try #require(try JSONSerialization.jsonObject(with: created) as? [String: Any])
+        let id = try #require(note["id"] as? String)
+        #expect(note["text"] as? String == "Milk")
+
+        let (list, listResponse) = try await HTTP.send(
+            "GET", URL(string: "\(base.absoluteString)/notes?q=Milk&limit=5")!)
+        #expect(listResponse.statusCode == 200)
+        let page = try #require(try JSONSerialization.jsonObject(with: list) as? [String: Any])
+        #expect(page["total"] as? Int == 1)
+
+        let (_, getResponse) = try await HTTP.send("GET", base.appendingPathComponent("notes/\(id)"))
+        #expect(getResponse.statusCode == 200)
+        let (_, deleteResponse) = try await HTTP.send("DELETE", base.appendingPathComponent("notes/\(id)"))
+        #expect(deleteResponse.statusCode == 204)
+        let (problem, missingResponse) = try await HTTP.send("GET", base.appendingPathComponent("notes/\(id)"))
+        #expect(missingResponse.statusCode == 404)
+        #expect(missingResponse.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
+        #expect(String(decoding: problem, as: UTF8.self).contains("There is no note with id"))
+
+        let status = try await server.terminate(within: .seconds(30))
+        #expect(status == 0, "\(server.output)")
+    }
+
+    @Test("--database postgres writes a project on StoragePostgres that reads DATABASE_URL")
+    func postgresPlan() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let made = try BoilerProcess.boiler(
+            [
+                "new", "Notes", "--template", "server", "--database", "postgres", "--kit-path", "/k", "--no-git",
+                "--no-interactive",
+            ],
+            in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        let project = scratch.url.appendingPathComponent("Notes")
+        let manifest = try String(contentsOf: project.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#".product(name: "StoragePostgres", package: "k")"#))
+        let readme = try String(contentsOf: project.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("`DATABASE_URL`"))
+        let wrong = try BoilerProcess.boiler(
+            ["new", "Lib", "--template", "library", "--database", "postgres", "--no-git", "--no-interactive"],
+            in: scratch.url)
+        #expect(wrong.status == 64)
+        #expect(wrong.output.contains("--template server"))
+    }
+}
+
+/// The generated server's executable, running; its output is collected as it comes.
+final class RunningServer: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    // Only touched while `lock` is held.
+    private var collected = Data()
+
+    init(_ executable: URL, in folder: URL, environment extra: [String: String]) throws {
+        process.executableURL = executable
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            self.lock.withLock { self.collected.append(data) }
+        }
+        try process.run()
+    }
+
+    var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+
+    /// The address from the "listening on" line the server prints once it listens.
+    func baseURL(within limit: Duration) async throws -> URL {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let line = output.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
+                let start = line.range(of: "http://"), let url = URL(string: String(line[start.lowerBound...]))
+            {
+                return url
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ServerFailure(message: "the server did not say where it listens: \(output)")
+    }
+
+    /// Sends SIGTERM and returns the exit status once the process ends.
+    func terminate(within limit: Duration) async throws -> Int32 {
+        process.terminate()
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                throw ServerFailure(message: "no exit after SIGTERM: \(output)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return process.terminationStatus
+    }
+
+    func kill() {
+        if process.isRunning { process.interrupt() }
+    }
+}
+
+struct ServerFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// One HTTP request with URLSession: what curl would do.
+enum HTTP {
+    static func send(_ method: String, _ url: URL, _ json: String? = nil) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw ServerFailure(message: "\(method) \(url) got no HTTP response")
+        }
+        return (data, http)
+    }
+}
