@@ -95,15 +95,17 @@ let modules: [Module] = [
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [.module("StorageSQLite"), .module("StoragePostgresProbe"), propertyBased]),
     tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
-    package("Networking", [.module("Errors"), .module("Serialization")], tests: [flyingFox]),
+    package(
+        "Networking", [.module("Errors"), .module("Serialization")], tests: [.module("NetworkingTesting"), flyingFox]),
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
-        tests: [flyingFox]),
+        tests: [.module("NetworkingTesting"), flyingFox]),
+    addOn("NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox], tests: [.module("Networking")]),
     // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
-        testDependencies: [flyingFox, .module("AppCoreCrashProbe"), .module("ServicesProbe")],
+        testDependencies: [.module("NetworkingTesting"), .module("AppCoreCrashProbe"), .module("ServicesProbe")],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.
     Module(

@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingAsyncHTTPClient", targets: ["NetworkingAsyncHTTPClient"]),
+        .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
     ],
     dependencies: [
         .package(path: "../Errors"),
@@ -26,7 +27,8 @@ let package = Package(
                 .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
             ], swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")],
+            name: "NetworkingTests",
+            dependencies: ["Networking", "NetworkingTesting", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: swiftSettings),
         .target(
             name: "NetworkingAsyncHTTPClient",
@@ -37,7 +39,17 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingAsyncHTTPClientTests",
-            dependencies: ["NetworkingAsyncHTTPClient", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "NetworkingAsyncHTTPClient", "NetworkingTesting", .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        // Test doubles for apps and the kit's own suites: a loopback server and a stub transport.
+        .target(
+            name: "NetworkingTesting",
+            dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NetworkingTestingTests", dependencies: ["NetworkingTesting", "Networking"],
             swiftSettings: swiftSettings),
     ]
 )

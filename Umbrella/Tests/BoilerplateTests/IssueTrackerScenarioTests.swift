@@ -1,5 +1,5 @@
-import FlyingFox
 import Foundation
+import NetworkingTesting
 import Testing
 
 @testable import Boilerplate
@@ -66,36 +66,22 @@ private final class NetworkStateService: AppService, @unchecked Sendable {
     func stop() async throws { lock.withLock { tokens = Subscriptions() } }
 }
 
-/// A real REST server on 127.0.0.1 that stores issues in memory: GET/POST /api/issues,
-/// PUT/DELETE /api/issues/<id>.
+/// A real REST server on 127.0.0.1 (NetworkingTesting's `TestServer`) that stores issues in
+/// memory: GET/POST /api/issues, PUT /api/issues/<id>.
 final class IssueServer: Sendable {
-    private let server: HTTPServer
-    private let runner: Task<Void, any Error>
+    private let server: TestServer
     private let stored = Locked<[Int64: TrackedIssue]>([:])
-    let port: UInt16
 
-    var apiURL: URL { URL(string: "http://127.0.0.1:\(port)/api/")! }
+    var apiURL: URL { server.apiURL }
     var issues: [TrackedIssue] { stored.withLock { $0.values.sorted { ($0.id ?? 0) < ($1.id ?? 0) } } }
 
     static func start() async throws -> IssueServer {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
-        let runner = Task { try await server.run() }
-        // A hang guard, not a timing check: FlyingFox's default of 5 s is too short on a loaded 2-core machine.
-        try await server.waitUntilListening(timeout: 120)
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            runner.cancel()
-            throw URLError(.cannotConnectToHost)
-        }
-        let issueServer = IssueServer(server: server, runner: runner, port: port)
+        let issueServer = IssueServer(server: try await TestServer.start())
         await issueServer.addRoutes()
         return issueServer
     }
 
-    private init(server: HTTPServer, runner: Task<Void, any Error>, port: UInt16) {
-        self.server = server
-        self.runner = runner
-        self.port = port
-    }
+    private init(server: TestServer) { self.server = server }
 
     /// Adds an issue as if another client had created it.
     func insert(_ issue: TrackedIssue) {
@@ -107,38 +93,27 @@ final class IssueServer: Sendable {
         }
     }
 
-    func stop() async {
-        await server.stop(timeout: 0)
-        runner.cancel()
-        _ = await runner.result
-    }
+    func stop() async { await server.stop() }
 
     private func addRoutes() async {
-        await server.appendRoute("GET /api/issues") { [self] _ in try json(issues) }
-        await server.appendRoute("POST /api/issues") { [self] request in
-            var issue = try JSONDecoder().decode(TrackedIssue.self, from: try await request.bodyData)
+        await server.route("GET /api/issues") { [self] _ in try .json(encoding: issues) }
+        await server.route("POST /api/issues") { [self] request in
+            var issue = try JSONDecoder().decode(TrackedIssue.self, from: request.body)
             issue.id = stored.withLock { issues in
                 let id = (issues.keys.max() ?? 0) + 1
                 issue.id = id
                 issues[id] = issue
                 return id
             }
-            return try json(issue, status: .created)
+            return try .json(encoding: issue, status: 201)
         }
-        await server.appendRoute("PUT /api/issues/*") { [self] request in
-            var issue = try JSONDecoder().decode(TrackedIssue.self, from: try await request.bodyData)
-            guard let id = Int64(request.path.split(separator: "/").last ?? "") else {
-                return FlyingFox.HTTPResponse(statusCode: .notFound)
-            }
+        await server.route("PUT /api/issues/*") { [self] request in
+            var issue = try JSONDecoder().decode(TrackedIssue.self, from: request.body)
+            guard let id = Int64(request.path.split(separator: "/").last ?? "") else { return .status(404) }
             issue.id = id
             stored.withLock { $0[id] = issue }
-            return try json(issue)
+            return try .json(encoding: issue)
         }
-    }
-
-    private func json(_ value: some Encodable, status: HTTPStatusCode = .ok) throws -> FlyingFox.HTTPResponse {
-        FlyingFox.HTTPResponse(
-            statusCode: status, headers: [.contentType: "application/json"], body: try JSONEncoder().encode(value))
     }
 }
 

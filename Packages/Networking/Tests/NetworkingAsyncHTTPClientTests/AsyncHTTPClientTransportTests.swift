@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import NetworkingAsyncHTTPClient
+import NetworkingTesting
 import Testing
 
 struct Item: Codable, Sendable, Equatable {
@@ -84,7 +85,7 @@ struct AsyncHTTPClientTransportTests {
             let arrived = AsyncStream<Void>.makeStream()
             await server.route("GET /api/slow") { _ in
                 arrived.continuation.yield()
-                return Reply(delay: 5)
+                return Reply(delay: .seconds(5))
             }
             let client = Networking.HTTPClient(baseURL: server.apiURL, transport: transport)
             let task = Task { try await client.send(HTTPRequest(path: "slow")) }

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// Cancelling a request must end it at once with `CancellationError`, whatever the transport is

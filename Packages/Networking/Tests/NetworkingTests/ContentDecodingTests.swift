@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// A gzip-coded response arrives decoded, so its `Content-Length` (the coded bytes) promises

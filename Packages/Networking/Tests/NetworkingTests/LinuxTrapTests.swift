@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// The FoundationNetworking behaviours the issue lists, each designed around and tested.
@@ -57,7 +58,7 @@ struct LinuxTrapTests {
     @Test("cancellation surfaces as CancellationError, never URLError(.cancelled)")
     func cancellationError() async throws {
         try await withServer { server throws in
-            await server.route("GET /api/slow") { _ in Reply(delay: 5) }
+            await server.route("GET /api/slow") { _ in Reply(delay: .seconds(5)) }
             let client = HTTPClient(baseURL: server.apiURL)
             let task = Task {
                 try await Task.sleep(for: .milliseconds(100))

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// The snippet, unchanged. It is compiled here (so the contract cannot drift) but

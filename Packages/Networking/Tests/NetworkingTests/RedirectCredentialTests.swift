@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// Only headers marked safe to forward follow a redirect to another origin; credentials,

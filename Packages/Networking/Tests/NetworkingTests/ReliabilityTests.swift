@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 @Suite("Retries, timeouts and cancellation")
@@ -79,7 +80,7 @@ struct ReliabilityTests {
     @Test("a request idle past its timeout fails with a timeout")
     func requestTimeout() async throws {
         try await withServer { server throws in
-            await server.route("GET /api/slow") { _ in Reply(body: Data("late".utf8), delay: 3) }
+            await server.route("GET /api/slow") { _ in Reply(body: Data("late".utf8), delay: .seconds(3)) }
             let client = HTTPClient(baseURL: server.apiURL)
             client.retryPolicy = .never
             var request = HTTPRequest(path: "slow")
@@ -96,7 +97,7 @@ struct ReliabilityTests {
     @Test("a request past its resource timeout throws timedOut")
     func resourceTimeout() async throws {
         try await withServer { server throws in
-            await server.route("GET /api/slow") { _ in Reply(body: Data("late".utf8), delay: 3) }
+            await server.route("GET /api/slow") { _ in Reply(body: Data("late".utf8), delay: .seconds(3)) }
             let client = HTTPClient(baseURL: server.apiURL)
             client.resourceTimeout = .milliseconds(300)
             let error = await #expect(throws: HTTPClientError.self) { try await client.send(HTTPRequest(path: "slow")) }
@@ -114,7 +115,7 @@ struct ReliabilityTests {
             let arrived = AsyncStream<Void>.makeStream()
             await server.route("GET /api/slow") { _ in
                 arrived.continuation.yield()
-                return Reply(body: Data("late".utf8), delay: 5)
+                return Reply(body: Data("late".utf8), delay: .seconds(5))
             }
             let client = HTTPClient(baseURL: server.apiURL)
             let task = Task { try await client.send(HTTPRequest(path: "slow")) }
@@ -146,7 +147,7 @@ struct ReliabilityTests {
     @Test("identical GETs in flight share one exchange when sharing is on")
     func sharedGETs() async throws {
         try await withServer { server throws in
-            await server.route("GET /api/shared") { _ in Reply(body: Data("same".utf8), delay: 0.5) }
+            await server.route("GET /api/shared") { _ in Reply(body: Data("same".utf8), delay: .milliseconds(500)) }
             let client = HTTPClient(baseURL: server.apiURL)
             client.sharesIdenticalGETs = true
             let texts = try await withThrowingTaskGroup(of: String?.self) { group in

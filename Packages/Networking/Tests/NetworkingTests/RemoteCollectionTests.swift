@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// A tiny in-memory notes API on the test server.

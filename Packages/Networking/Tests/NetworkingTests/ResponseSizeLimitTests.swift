@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// The size limit holds for bodies without `Content-Length` (chunked), checked as they arrive.
@@ -10,7 +11,7 @@ struct ResponseSizeLimitTests {
     func chunkedOverLimit() async throws {
         try await withServer { server throws in
             let produced = Counter()
-            await server.server.appendRoute("GET /api/endless") { _ in
+            await server.httpServer.appendRoute("GET /api/endless") { _ in
                 let body = SlowBody(chunkSize: 64 * 1024, chunks: 64, pause: .milliseconds(5), produced: produced)
                 // No count: FlyingFox sends it chunked, without Content-Length.
                 return FlyingFox.HTTPResponse(
@@ -34,7 +35,7 @@ struct ResponseSizeLimitTests {
     @Test("a chunked body within the limit arrives whole")
     func chunkedWithinLimit() async throws {
         try await withServer { server throws in
-            await server.server.appendRoute("GET /api/small") { _ in
+            await server.httpServer.appendRoute("GET /api/small") { _ in
                 let body = SlowBody(chunkSize: 1024, chunks: 8, pause: .zero)
                 return FlyingFox.HTTPResponse(
                     statusCode: .ok, headers: FlyingFox.HTTPHeaders(), body: HTTPBodySequence(from: body))

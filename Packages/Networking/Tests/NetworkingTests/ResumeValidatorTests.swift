@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// A partial download resumes only for the URL and the version it came from, so a resumed file

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// Sharing identical GETs never hands one user's response to another: the key is what goes on
@@ -23,7 +24,7 @@ struct SharedGETIdentityTests {
     func authSwitch() async throws {
         try await withServer { server throws in
             await server.route("GET /api/me") { request in
-                Reply(body: Data((request.header("Authorization") ?? "none").utf8), delay: 0.5)
+                Reply(body: Data((request.header("Authorization") ?? "none").utf8), delay: .milliseconds(500))
             }
             let client = HTTPClient(baseURL: server.apiURL)
             client.sharesIdenticalGETs = true
@@ -42,7 +43,7 @@ struct SharedGETIdentityTests {
         try await withServer { server throws in
             await server.route("GET /api/me") { request in
                 let who = (request.header("X-API-Key") ?? "-") + "|" + (request.header("Cookie") ?? "-")
-                return Reply(body: Data(who.utf8), delay: 0.5)
+                return Reply(body: Data(who.utf8), delay: .milliseconds(500))
             }
             let client = HTTPClient(baseURL: server.apiURL)
             client.sharesIdenticalGETs = true
@@ -68,7 +69,7 @@ struct SharedGETIdentityTests {
     func sameUserShares() async throws {
         try await withServer { server throws in
             await server.route("GET /api/me") { request in
-                Reply(body: Data((request.header("Authorization") ?? "none").utf8), delay: 0.5)
+                Reply(body: Data((request.header("Authorization") ?? "none").utf8), delay: .milliseconds(500))
             }
             let client = HTTPClient(baseURL: server.apiURL)
             client.sharesIdenticalGETs = true

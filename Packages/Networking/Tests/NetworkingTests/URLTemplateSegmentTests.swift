@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 
 /// An id or parameter that could address another resource — `..`, `.`, empty, with `/` or a

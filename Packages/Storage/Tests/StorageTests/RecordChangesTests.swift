@@ -2,13 +2,16 @@ import Foundation
 import Storage
 import Testing
 
-@Suite("Change observation on the file backend")
+@Suite("Change observation on the file and in-memory backends")
 struct RecordChangesTests {
-    @Test("yields the result set now and after each write that changes it, from any store on the file")
-    func yieldsResultSets() async throws {
+    @Test(
+        "yields the result set now and after each write that changes it, from any store on the file",
+        arguments: RecordBackendKind.allCases)
+    func yieldsResultSets(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let writer = try RecordStore<Card>(file: "cards.json", in: temporary.store(durability: .none))
-        let watcher = try RecordStore<Card>(file: "cards.json", in: temporary.store(durability: .none))
+        let writer: RecordStore<Card> = try kind.store("cards.json", in: temporary)
+        // In memory there is no file to share: the writer and the watcher are the same store.
+        let watcher: RecordStore<Card> = kind == .file ? try kind.store("cards.json", in: temporary) : writer
         try await writer.insert(Card(id: 1, text: "a", stars: 5))
         var results = try watcher.changes(matching: RecordQuery(where: \.stars >= 4, sortedBy: [.ascending(\.text)]))
             .makeAsyncIterator()
@@ -21,10 +24,10 @@ struct RecordChangesTests {
         #expect(try await results.next()?.map(\.id) == [2])
     }
 
-    @Test("stops observing when the consumer stops iterating")
-    func ends() async throws {
+    @Test("stops observing when the consumer stops iterating", arguments: RecordBackendKind.allCases)
+    func ends(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try RecordStore<Card>(file: "cards.json", in: temporary.store(durability: .none))
+        let cards: RecordStore<Card> = try kind.store("cards.json", in: temporary)
         let consumer = Task {
             var seen = 0
             for try await _ in try cards.changes(matching: .all) { seen += 1 }

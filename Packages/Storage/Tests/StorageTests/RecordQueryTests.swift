@@ -15,10 +15,10 @@ struct Card: Codable, Identifiable, Equatable, Sendable, QueryableRecord {
     ]
 }
 
-@Suite("Key-path queries on the file backend")
+@Suite("Key-path queries on the file and in-memory backends")
 struct RecordQueryTests {
-    func cards(_ temporary: TemporaryFolder) async throws -> RecordStore<Card> {
-        let cards = try RecordStore<Card>(file: "cards.json", in: temporary.store(durability: .none))
+    func cards(_ temporary: TemporaryFolder, _ kind: RecordBackendKind) async throws -> RecordStore<Card> {
+        let cards: RecordStore<Card> = try kind.store("cards.json", in: temporary)
         try await cards.write { batch in
             batch.insert(Card(id: 1, text: "apple", stars: 3, due: 5))
             batch.insert(Card(id: 2, text: "Banana", stars: 5))
@@ -28,10 +28,10 @@ struct RecordQueryTests {
         return cards
     }
 
-    @Test("filters, sorts descending and limits as the issue's snippet does")
-    func snippet() async throws {
+    @Test("filters, sorts descending and limits as the issue's snippet does", arguments: RecordBackendKind.allCases)
+    func snippet(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try await cards(temporary)
+        let cards = try await cards(temporary, kind)
         let top = try await cards.fetch(where: \.stars >= 3, sortedBy: \.stars, ascending: false, limit: 10)
         #expect(top.map(\.id) == [2, 1, 3])
         #expect(try await cards.count(where: \.stars > 4 && \.text != "") == 1)
@@ -39,10 +39,12 @@ struct RecordQueryTests {
         #expect(try await cards.count(where: !(\.stars >= 3)) == 1)
     }
 
-    @Test("nil never satisfies a comparison, != included, and sorts before every value")
-    func nilSemantics() async throws {
+    @Test(
+        "nil never satisfies a comparison, != included, and sorts before every value",
+        arguments: RecordBackendKind.allCases)
+    func nilSemantics(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try await cards(temporary)
+        let cards = try await cards(temporary, kind)
         #expect(try await cards.fetch(where: \.due < 6).map(\.id) == [1, 3])
         #expect(try await cards.fetch(where: \.due != 5).map(\.id) == [10, 3])
         #expect(try await cards.fetch(where: !(\.due < 6)).map(\.id) == [10, 2])
@@ -54,10 +56,12 @@ struct RecordQueryTests {
         #expect(try await cards.fetch(where: .all, sortedBy: \.due, ascending: false).map(\.id) == [10, 1, 3, 2])
     }
 
-    @Test("compares text by Unicode scalars, not by canonical equivalence or locale")
-    func binaryText() async throws {
+    @Test(
+        "compares text by Unicode scalars, not by canonical equivalence or locale",
+        arguments: RecordBackendKind.allCases)
+    func binaryText(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try RecordStore<Card>(file: "cards.json", in: temporary.store(durability: .none))
+        let cards: RecordStore<Card> = try kind.store("cards.json", in: temporary)
         try await cards.insert(Card(id: 1, text: "\u{E9}", stars: 0))  // é precomposed
         try await cards.insert(Card(id: 2, text: "e\u{301}", stars: 0))  // e + combining accent
         try await cards.insert(Card(id: 3, text: "Z", stars: 0))
@@ -69,10 +73,11 @@ struct RecordQueryTests {
         #expect(try await cards.fetch(where: \.text < "a").map(\.id) == [3])
     }
 
-    @Test("sorts by several fields, breaks ties by id text, and pages with offset")
-    func sortingAndPaging() async throws {
+    @Test(
+        "sorts by several fields, breaks ties by id text, and pages with offset", arguments: RecordBackendKind.allCases)
+    func sortingAndPaging(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try await cards(temporary)
+        let cards = try await cards(temporary, kind)
         let byStarsThenText = try await cards.fetch(where: .all, sortedBy: [.descending(\.stars), .ascending(\.text)])
         #expect(byStarsThenText.map(\.id) == [2, 1, 3, 10])
         // Ties break by the id's canonical text: "10" < "3".
@@ -88,10 +93,12 @@ struct RecordQueryTests {
         #expect(try await cards.fetch(where: \.done == true).map(\.id) == [3])
     }
 
-    @Test("a predicate on a key path not declared queryable is a typed error naming it")
-    func unqueryable() async throws {
+    @Test(
+        "a predicate on a key path not declared queryable is a typed error naming it",
+        arguments: RecordBackendKind.allCases)
+    func unqueryable(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let cards = try await cards(temporary)
+        let cards = try await cards(temporary, kind)
         let error = await #expect(throws: RecordStoreError.self) { try await cards.fetch(where: \.note == "x") }
         guard case .unqueryableField(let keyPath, let record) = error else {
             Issue.record("expected unqueryableField, got \(String(describing: error))")

@@ -42,12 +42,11 @@ enum RevisionChecks {
     }
 }
 
-@Suite("Optimistic concurrency on the file backend")
+@Suite("Optimistic concurrency on the file and in-memory backends")
 struct RecordRevisionTests {
-    @Test("a stale update or save is a typed conflict and writes nothing")
-    func staleUpdates() async throws {
+    @Test("a stale update or save is a typed conflict and writes nothing", arguments: RecordBackendKind.allCases)
+    func staleUpdates(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        try await RevisionChecks.staleUpdates(
-            try RecordStore<Ticket>(file: "tickets.json", in: temporary.store(durability: .none)))
+        try await RevisionChecks.staleUpdates(try kind.store("tickets.json", in: temporary))
     }
 }

@@ -74,34 +74,34 @@ enum RecordStoreChecks {
     }
 }
 
-@Suite("RecordStore in one file")
+@Suite("RecordStore in one file and in memory")
 struct RecordStoreTests {
-    func store(_ temporary: TemporaryFolder) throws -> RecordStore<Note> {
-        try RecordStore<Note>(file: "notes.json", in: temporary.store())
+    func store(_ temporary: TemporaryFolder, _ kind: RecordBackendKind = .file) throws -> RecordStore<Note> {
+        try kind.store("notes.json", in: temporary, durability: .file)
     }
 
-    @Test("inserts, updates, saves, deletes and fetches by id")
-    func crud() async throws {
+    @Test("inserts, updates, saves, deletes and fetches by id", arguments: RecordBackendKind.allCases)
+    func crud(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        try await RecordStoreChecks.crud(try store(temporary))
+        try await RecordStoreChecks.crud(try store(temporary, kind))
     }
 
-    @Test("rejects duplicate inserts and updates of missing records")
-    func errors() async throws {
+    @Test("rejects duplicate inserts and updates of missing records", arguments: RecordBackendKind.allCases)
+    func errors(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        try await RecordStoreChecks.errors(try store(temporary))
+        try await RecordStoreChecks.errors(try store(temporary, kind))
     }
 
-    @Test("applies a batch as one transaction")
-    func batches() async throws {
+    @Test("applies a batch as one transaction", arguments: RecordBackendKind.allCases)
+    func batches(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        try await RecordStoreChecks.batches(try store(temporary))
+        try await RecordStoreChecks.batches(try store(temporary, kind))
     }
 
-    @Test("filters, sorts and limits")
-    func queries() async throws {
+    @Test("filters, sorts and limits", arguments: RecordBackendKind.allCases)
+    func queries(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        try await RecordStoreChecks.queries(try store(temporary))
+        try await RecordStoreChecks.queries(try store(temporary, kind))
     }
 
     @Test("keeps records in its file, visible to another store on the same file")
@@ -128,10 +128,10 @@ struct RecordStoreTests {
         #expect(temporary.allFiles().contains { $0.hasPrefix("notes.json.corrupt-") })
     }
 
-    @Test("survives concurrent writers: 8 tasks × 50 inserts")
-    func concurrentInserts() async throws {
+    @Test("survives concurrent writers: 8 tasks × 50 inserts", arguments: RecordBackendKind.allCases)
+    func concurrentInserts(_ kind: RecordBackendKind) async throws {
         let temporary = try TemporaryFolder()
-        let notes = try RecordStore<Note>(file: "notes.json", in: temporary.store(durability: .none))
+        let notes: RecordStore<Note> = try kind.store("notes.json", in: temporary)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {

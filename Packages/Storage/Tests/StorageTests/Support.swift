@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import Testing
 
 /// A fresh temporary folder per test, deleted when the value is.
 final class TemporaryFolder: Sendable {
@@ -104,5 +105,23 @@ extension Optional {
     func orThrow() throws -> Wrapped {
         guard let self else { throw MissingProbe() }
         return self
+    }
+}
+
+/// The record backends the shared record tests run against: a file in a temporary folder, and
+/// memory (``InMemoryRecordBackend``), which must behave the same.
+enum RecordBackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case file, memory
+
+    var testDescription: String { rawValue }
+
+    /// A store named `file`: that file in `temporary`, or a fresh in-memory collection.
+    func store<R: Codable & Identifiable & Sendable>(
+        _ file: String, in temporary: TemporaryFolder, durability: Durability = .none
+    ) throws -> RecordStore<R> where R.ID: Codable & Sendable {
+        switch self {
+        case .file: try RecordStore<R>(file: file, in: temporary.store(durability: durability))
+        case .memory: RecordStore<R>.inMemory(name: file)
+        }
     }
 }

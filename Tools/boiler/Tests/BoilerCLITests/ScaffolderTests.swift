@@ -43,15 +43,18 @@ struct ScaffolderTests {
             try plan(.app).files.map(\.path) == [
                 ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
                 "Sources/Notes/main.swift", "Sources/NotesCore/Commands/AddNote.swift",
-                "Sources/NotesCore/Commands/PinNote.swift",
+                "Sources/NotesCore/Commands/ImportNotes.swift", "Sources/NotesCore/Commands/PinNote.swift",
                 "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
                 "Sources/NotesCore/Generated/_Parts.swift",
                 "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NotesModel.swift",
                 "Sources/NotesCore/NotesApp.swift", "Sources/NotesCore/Routes/NoteRoutes.swift",
-                "Sources/NotesCore/Services/ActivityLogService.swift", "Tests/NotesCoreTests/NotesAppTests.swift",
+                "Sources/NotesCore/Services/ActivityLogService.swift", "Tests/NotesCoreTests/ImportNotesTests.swift",
+                "Tests/NotesCoreTests/NotesAppTests.swift",
             ])
         let manifest = try #require(try plan(.app).files.first { $0.path == "Package.swift" }).contents
         #expect(manifest.contains(#"plugins: [.plugin(name: "ModelGenPlugin", package: "boilerplate")]"#))
+        // The tests use the kit's test doubles: the stub transport comes from NetworkingTesting.
+        #expect(manifest.contains(#".product(name: "NetworkingTesting", package: "boilerplate")"#))
     }
 
     @Test("the app template refuses --packages, since it wires everything through AppCore")

@@ -41,6 +41,28 @@ public struct RetryPolicy: Sendable {
         self.sleep = sleep
     }
 
+    /// A policy that waits between attempts on `clock` instead of `Task.sleep`: give it a manual
+    /// clock in tests (such as Operations' `ManualClock`) and advance it to let retries happen,
+    /// with no real waiting. The other parts are as in ``init(maxAttempts:baseDelay:maxDelay:jitter:maxRetryAfter:retryableStatuses:retriesNonIdempotent:sleep:)``.
+    public init<C: Clock<Duration>>(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
+        jitter: Bool = true, maxRetryAfter: Duration = .seconds(60),
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504], retriesNonIdempotent: Bool = false,
+        clock: C
+    ) {
+        self.init(
+            maxAttempts: maxAttempts, baseDelay: baseDelay, maxDelay: maxDelay, jitter: jitter,
+            maxRetryAfter: maxRetryAfter, retryableStatuses: retryableStatuses,
+            retriesNonIdempotent: retriesNonIdempotent, sleep: { try await clock.sleep(for: $0) })
+    }
+
+    /// This policy, waiting between attempts on `clock` instead of its current ``sleep``.
+    public func waiting(on clock: some Clock<Duration>) -> RetryPolicy {
+        var copy = self
+        copy.sleep = { try await clock.sleep(for: $0) }
+        return copy
+    }
+
     /// The default policy.
     public static var standard: RetryPolicy { RetryPolicy() }
 

@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import NetworkingTesting
 
 /// A file the test server serves by hand, with the validators a test chooses and byte ranges
 /// (`Range: bytes=N-`). Like FlyingFox's own file handler it ignores `If-Range`, as some servers
@@ -106,6 +107,6 @@ struct CutBody: AsyncBufferedSequence {
 extension TestServer {
     /// Serves `file` at `route` (such as `"GET /api/files/a.bin"`).
     func serve(_ route: String, _ file: ServedFile) async {
-        await server.appendRoute(HTTPRoute(stringLiteral: route)) { request in file.respond(to: request) }
+        await httpServer.appendRoute(HTTPRoute(stringLiteral: route)) { request in file.respond(to: request) }
     }
 }

@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import NetworkingTesting
 
 /// A response body the test server produces chunk by chunk, pausing before each chunk and
 /// counting what it produced, so a test sees how much of it a client made the server send.
@@ -47,7 +48,7 @@ extension TestServer {
     /// Adds a route such as `"GET /api/slow"` answering 200 with the body `make` returns, its
     /// length in `Content-Length`; `make` may sleep first to delay the head.
     func stream(_ route: String, _ make: @escaping @Sendable () async throws -> SlowBody) async {
-        await server.appendRoute(HTTPRoute(stringLiteral: route)) { _ in
+        await httpServer.appendRoute(HTTPRoute(stringLiteral: route)) { _ in
             let body = try await make()
             var headers = FlyingFox.HTTPHeaders()
             headers.addValue("application/octet-stream", for: .contentType)

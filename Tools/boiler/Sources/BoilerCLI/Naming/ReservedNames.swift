@@ -4,7 +4,7 @@ enum ReservedNames {
     static let kit: Set<String> = [
         "Boilerplate", "Errors", "Operations", "Commands", "CommandsTesting", "EventBus", "Router",
         "Serialization", "SerializationYAML", "ModelGen", "Storage", "StorageSQLite", "Networking",
-        "NetworkingAsyncHTTPClient", "BoilerCLI",
+        "NetworkingAsyncHTTPClient", "NetworkingTesting", "BoilerCLI",
     ]
 
     /// The products a project may pick with `--packages`.

@@ -12,12 +12,14 @@ enum AppTemplate {
             PlannedFile("Sources/{{Name}}Core/Model/{{Name}}Model.swift", appModel),
             PlannedFile("Sources/{{Name}}Core/Commands/AddNote.swift", addNote),
             PlannedFile("Sources/{{Name}}Core/Commands/PinNote.swift", pinNote),
+            PlannedFile("Sources/{{Name}}Core/Commands/ImportNotes.swift", importNotes),
             PlannedFile("Sources/{{Name}}Core/Routes/NoteRoutes.swift", noteRoutes),
             PlannedFile("Sources/{{Name}}Core/Services/ActivityLogService.swift", activityLog),
             PlannedFile("Sources/{{Name}}Core/{{Name}}App.swift", appFactory),
             PartTemplates.parts(core: "{{Name}}Core", model: "{{Name}}Model", routes: [], services: []),
             PlannedFile("Sources/{{Name}}/main.swift", executable),
             PlannedFile("Tests/{{Name}}CoreTests/{{Name}}AppTests.swift", appTests),
+            PlannedFile("Tests/{{Name}}CoreTests/ImportNotesTests.swift", importNotesTests),
         ]
     }
 
@@ -44,7 +46,11 @@ enum AppTemplate {
                     plugins: [.plugin(name: "ModelGenPlugin", package: "{{kitIdentity}}")]
                 ),
                 .executableTarget(name: "{{Name}}", dependencies: ["{{Name}}Core"]),
-                .testTarget(name: "{{Name}}CoreTests", dependencies: ["{{Name}}Core"]),
+                // NetworkingTesting: a stub transport and a loopback server for the app's network code.
+                .testTarget(
+                    name: "{{Name}}CoreTests",
+                    dependencies: ["{{Name}}Core", .product(name: "NetworkingTesting", package: "{{kitIdentity}}")]
+                ),
             ]
         )
 
@@ -146,6 +152,48 @@ enum AppTemplate {
                     throw MessageError("There is no note \\(id).")
                 }
                 model.notes[index].pinned = pinned
+            }
+        }
+
+        """
+
+    static let importNotes = """
+        import Boilerplate
+        import Foundation
+
+        /// Fetches the server's notes (`GET notes`: a JSON array of `{"text": …}`) and adds those
+        /// whose text the app does not have yet. The slow part, the request, runs before the
+        /// model is touched; a failed request changes nothing.
+        public struct ImportNotes: AsyncCommand {
+            /// The server's client; tests give it NetworkingTesting's `StubTransport`.
+            public var client: HTTPClient
+            /// When the imported notes count as written.
+            public var importedAt: Date
+
+            /// Creates the command.
+            public init(client: HTTPClient, importedAt: Date = Date()) {
+                self.client = client
+                self.importedAt = importedAt
+            }
+
+            /// A note as the server sends it.
+            struct RemoteNote: Decodable, Sendable {
+                var text: String
+            }
+
+            /// Fetches, then adds the new notes. Returns how many were added.
+            public func execute(_ context: CommandContext<{{Name}}Model>) async throws -> Int {
+                let remote: [RemoteNote] = try await client.get("notes")
+                let importedAt = importedAt
+                return try await context.mutate { model in
+                    var known = Set(model.notes.map(\\.text))
+                    var added = 0
+                    for note in remote where known.insert(note.text).inserted {
+                        model.notes.append(Note(createdAt: importedAt, id: UUID(), text: note.text))
+                        added += 1
+                    }
+                    return added
+                }
             }
         }
 
@@ -328,6 +376,77 @@ enum AppTemplate {
             private var values: [NoteRoutes.Screen] = []
             func append(_ screen: NoteRoutes.Screen) { lock.withLock { values.append(screen) } }
             var screens: [NoteRoutes.Screen] { lock.withLock { values } }
+        }
+
+        """
+
+    static let importNotesTests = """
+        import Boilerplate
+        import Foundation
+        import NetworkingTesting
+        import Testing
+        @testable import {{Name}}Core
+
+        @Suite("ImportNotes")
+        struct ImportNotesTests {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("{{Name}}Tests-\\(UUID())")
+            let transport = StubTransport()
+            var client: HTTPClient {
+                // No request leaves the process: the stub transport answers from canned replies.
+                HTTPClient(baseURL: URL(string: "https://notes.example/api/")!, transport: transport)
+            }
+
+            @Test("notes the server has and the app lacks are added, through the stub transport")
+            func importsThroughStub() async throws {
+                defer { try? FileManager.default.removeItem(at: folder) }
+                transport.stub("GET /api/notes", .json(#"[{"text":"Milk"},{"text":"Bread"}]"#))
+                let app = try await {{Name}}App.make(folder: .custom(folder))
+                try await app.run(AddNote(text: "Milk"))
+                #expect(try await app.run(ImportNotes(client: client)) == 1)
+                #expect(app.model.notes.map(\\.text) == ["Milk", "Bread"])
+                #expect(transport.requests.map(\\.path) == ["/api/notes"])
+            }
+
+            @Test("a server error is thrown and the model stays as it was")
+            func serverError() async throws {
+                defer { try? FileManager.default.removeItem(at: folder) }
+                transport.stub("GET /api/notes", .status(404))
+                let app = try await {{Name}}App.make(folder: .custom(folder))
+                await #expect(throws: HTTPClientError.self) { try await app.run(ImportNotes(client: client)) }
+                #expect(app.model.notes.isEmpty)
+            }
+
+            @Test("retries wait on a ManualClock: advancing it, not real time, lets the import through")
+            func retriesOnManualClock() async throws {
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let attempts = Attempts()
+                transport.stub("GET /api/notes") { _ in
+                    attempts.next() == 1 ? .status(503) : .json(#"[{"text":"Milk"}]"#)
+                }
+                let clock = ManualClock()
+                let client = self.client
+                client.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .seconds(5), jitter: false, clock: clock)
+                let app = try await {{Name}}App.make(folder: .custom(folder))
+                let importing = Task { try await app.run(ImportNotes(client: client)) }
+                await clock.waitForSleepers(1)
+                #expect(app.model.notes.isEmpty)
+                clock.advance(by: .seconds(5))
+                #expect(try await importing.value == 1)
+                #expect(app.model.notes.map(\\.text) == ["Milk"])
+            }
+        }
+
+        /// Counts calls; `count` is only touched while `lock` is held.
+        final class Attempts: @unchecked Sendable {
+            private let lock = NSLock()
+            private var count = 0
+            /// The number of this call, from 1.
+            func next() -> Int {
+                lock.withLock {
+                    count += 1
+                    return count
+                }
+            }
         }
 
         """
