@@ -195,7 +195,8 @@ struct QueryableConformanceTests {
 
     @Test("an entity with an id but nothing else queryable declares no fields")
     func noFields() throws {
-        let yaml = "entities:\n  - name: Blob\n    queryable: true\n    attributes:\n      - { name: id, type: Decimal }\n"
+        let yaml =
+            "entities:\n  - name: Blob\n    queryable: true\n    attributes:\n      - { name: id, type: Decimal }\n"
         let (files, _) = try render(yaml)
         #expect(
             contains(try #require(files["_Blob.swift"]), "public static let queryableFields: [QueryField<Blob>] = []"))

@@ -58,7 +58,8 @@ struct QueryableConformance {
             guard let name = [property.key, plain].first(where: isFieldName) else {
                 warnings.append(
                     "Attribute '\(SwiftNames.commentText(entity.name)).\(SwiftNames.commentText(property.key))' "
-                        + "is not queryable: a query field name is 1 to \(maximumNameLength) ASCII letters, digits or _.")
+                        + "is not queryable: a query field name is 1 to \(maximumNameLength) ASCII letters, digits or _."
+                )
                 continue
             }
             guard taken.insert(name.lowercased()).inserted else {
