@@ -13,7 +13,7 @@ struct ToolArguments {
         usage: modelgen <design> --output <dir> [--human-output <dir>] [--template-path <dir>]
                         [--template-var key=value]... [--access public|package|internal]
                         [--import Module]... [--conformance Protocol]... [--single-file <name>]
-                        [--no-human] [--prune] [--force] [--dry-run] [--quiet]
+                        [--queryable] [--no-human] [--prune] [--force] [--dry-run] [--quiet]
         """
 
     struct UsageError: Error {
@@ -36,6 +36,7 @@ struct ToolArguments {
             case "--import": options.imports.append(try value(for: argument))
             case "--conformance": options.conformances.append(try value(for: argument))
             case "--single-file": options.singleFileName = try value(for: argument)
+            case "--queryable": options.queryable = true
             case "--no-human": options.createsHumanFiles = false
             case "--prune": options.prunesOrphans = true
             case "--force": options.force = true

@@ -7,6 +7,8 @@ import Testing
 /// goes into a scratch SwiftPM package (one target per design, beside a stub `UIKit` module and
 /// stubs for the user types the designs name) that depends on Packages/Serialization, and
 /// `swift build` builds it along with a `roundtrip` executable that encodes and decodes values.
+/// One more target, `QueryableModels`, is generated with ``GenerationOptions/queryable`` and
+/// builds against Packages/Storage; `roundtrip` runs key-path queries on it in a `RecordStore`.
 ///
 /// It is slow (one build for all designs). The scratch package lives in the temporary folder
 /// under a fixed name so reruns reuse its build. Set `MODELGEN_SKIP_COMPILE=1` to skip it
@@ -39,6 +41,9 @@ struct CompileTests {
             try ModelGenerator().generate(from: fixture.url, into: folder)
             if let stub = Self.stubs[fixture.module] { try Fixtures.write(stub, to: "Stubs.swift", in: folder) }
         }
+        let queryable = try Fixtures.write(QueryableConformanceTests.notes, to: "Notes.modelgen.yaml", in: root)
+        try ModelGenerator(options: GenerationOptions(queryable: true)).generate(
+            from: queryable, into: sources.appendingPathComponent("QueryableModels"))
         try Fixtures.write(Self.roundTrip, to: "main.swift", in: sources.appendingPathComponent("roundtrip"))
 
         let build = try run(["swift", "build", "--package-path", root.path], in: root)
@@ -47,6 +52,7 @@ struct CompileTests {
         let trip = try run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
         #expect(trip.status == 0, "round trip failed:\n\(trip.output)")
         #expect(trip.output.contains("round-trip OK"))
+        #expect(trip.output.contains("query OK"))
     }
 
     private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
@@ -65,6 +71,7 @@ struct CompileTests {
 
     static var manifest: String {
         let serialization = Fixtures.repositoryRoot.appendingPathComponent("Packages/Serialization").path
+        let storage = Fixtures.repositoryRoot.appendingPathComponent("Packages/Storage").path
         let modules = Fixtures.all.map { "\"\($0.module)\"" }.joined(separator: ", ")
         return """
             // swift-tools-version: 6.0
@@ -73,13 +80,19 @@ struct CompileTests {
 
             let designs = [\(modules)]
             let serialization = Target.Dependency.product(name: "Serialization", package: "Serialization")
+            let storage = Target.Dependency.product(name: "Storage", package: "Storage")
             let package = Package(
                 name: "ModelGenCompileCheck",
                 platforms: [.macOS(.v14), .iOS(.v17)],
-                dependencies: [.package(path: "\(serialization)")],
+                dependencies: [.package(path: "\(serialization)"), .package(path: "\(storage)")],
                 targets: [.target(name: "UIKit")]
                     + designs.map { .target(name: $0, dependencies: ["UIKit", serialization]) }
-                    + [.executableTarget(name: "roundtrip", dependencies: designs.map { .target(name: $0) } + [serialization])]
+                    + [.target(name: "QueryableModels", dependencies: [serialization, storage])]
+                    + [
+                        .executableTarget(
+                            name: "roundtrip",
+                            dependencies: designs.map { .target(name: $0) } + ["QueryableModels", serialization, storage])
+                    ]
             )
 
             """
@@ -90,8 +103,10 @@ struct CompileTests {
         import Foundation
         import Mogenerator
         import MogenSwift
+        import QueryableModels
         import Serialization
         import Spot
+        import Storage
         import SwiftGen
         import TSBoilerplate
 
@@ -139,6 +154,27 @@ struct CompileTests {
             "MainEntity")
         if failures > 0 { exit(1) }
         print("round-trip OK")
+
+        // Key-path queries on generated entities, run by the file backend through the generated
+        // queryableFields; a field the design did not make queryable is a typed error.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-query-\\(UUID().uuidString)")
+        let notes = try RecordStore<QueryableModels.Note>(file: "notes.json", in: try FileStore(directory: folder))
+        for (id, stars) in [(1, 3), (2, 5), (3, 1)] as [(Int64, Int16)] {
+            try await notes.insert(
+                QueryableModels.Note(
+                    id: id, text: "note \\(id)", stars: stars, created: date.addingTimeInterval(Double(id)), done: id == 2,
+                    price: 1, default: "d"))
+        }
+        let top = try await notes.fetch(where: \\.stars >= 3, sortedBy: \\.stars, ascending: false, limit: 10).map(\\.id)
+        let done = try await notes.count(where: \\.done == true && \\.created > date)
+        var refused = false
+        do { _ = try await notes.count(where: \\.cache == "x") } catch is RecordStoreError { refused = true }
+        try? FileManager.default.removeItem(at: folder)
+        guard top == [2, 1], done == 1, refused else {
+            print("query mismatch: top \\(top), done \\(done), refused \\(refused)")
+            exit(1)
+        }
+        print("query OK")
 
         """
 }

@@ -20,6 +20,7 @@ let suites: [(String, () async throws -> [BenchmarkCase])] = [
     ("serialization", SerializationBenchmarks.cases),
     ("modelgen", ModelGenBenchmarks.cases),
     ("storage", StorageBenchmarks.cases),
+    ("records", RecordsBenchmarks.cases),
     ("networking", NetworkingBenchmarks.cases),
 ]
 

@@ -27,13 +27,18 @@ public struct GenerationOptions: Sendable, Hashable {
     /// Whether to overwrite a file ModelGen did not write and to prune orphans that were edited
     /// since it wrote them; without it, either is a ``ModelGenError`` and nothing is written.
     public var force: Bool
+    /// Whether every struct entity with a stored `id` attribute also conforms to Storage's
+    /// `QueryableRecord` (and `Identifiable`), so a `RecordStore` can filter and sort on its
+    /// attributes; its machine file then imports Storage. An entity's `boiler.queryable` user-info
+    /// key overrides this either way. Off by default: generated code needs only Foundation.
+    public var queryable: Bool
 
     /// Creates options; the defaults generate public types and create missing human files.
     public init(
         accessLevel: String = "public", imports: [String] = [], conformances: [String] = [],
         templateDirectory: URL? = nil, templateVariables: [String: String] = [:], createsHumanFiles: Bool = true,
         humanDirectory: URL? = nil, singleFileName: String? = nil, prunesOrphans: Bool = false, isDryRun: Bool = false,
-        force: Bool = false
+        force: Bool = false, queryable: Bool = false
     ) {
         self.accessLevel = accessLevel
         self.imports = imports
@@ -46,6 +51,7 @@ public struct GenerationOptions: Sendable, Hashable {
         self.prunesOrphans = prunesOrphans
         self.isDryRun = isDryRun
         self.force = force
+        self.queryable = queryable
     }
 
     /// Parses `key=value` template variables as given on a command line.

@@ -55,8 +55,11 @@ public struct ModelGenerator: Sendable {
         var machine: [GeneratedFile] = []
         var human: [GeneratedFile] = []
         var names: Set<String> = []
+        var warnings = model.warnings
         for entity in model.entities {
-            let values = context.context(for: entity)
+            let queryable = try QueryableConformance.fields(
+                of: entity, options: options, file: designFile, warnings: &warnings)
+            let values = context.context(for: entity, queryableFields: queryable)
             let machineName = "_\(entity.fileStem).swift"
             let humanName = "\(entity.fileStem).swift"
             for name in [machineName, humanName] where !names.insert(name.lowercased()).inserted {
@@ -79,7 +82,7 @@ public struct ModelGenerator: Sendable {
         }
         var files = machine + human
         for index in files.indices { files[index].designFile = designFile }
-        return (files, model.warnings)
+        return (files, warnings)
     }
 
     /// Trailing spaces removed, runs of blank lines collapsed, exactly one final newline: so

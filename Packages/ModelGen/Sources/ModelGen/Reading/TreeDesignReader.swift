@@ -8,7 +8,7 @@ struct TreeDesignReader {
 
     static let entityKeys: Set<String> = [
         "name", "parent", "abstract", "versionHashModifier", "userInfo", "attributes", "relationships",
-        "enum", "rawType", "typeName", "imports", "ignore", "conformances",
+        "enum", "rawType", "typeName", "imports", "ignore", "conformances", "queryable",
     ]
     static let attributeKeys: Set<String> = [
         "name", "type", "optional", "transient", "default", "customClassName", "versionHashModifier", "userInfo",
@@ -24,6 +24,7 @@ struct TreeDesignReader {
         "imports": "boiler.import", "ignore": "boiler.ignore", "conformances": "boiler.conformances",
         "swiftType": "boiler.type", "immutable": "boiler.immutable", "rawValue": "boiler.rawValue",
         "identifier": "boiler.identifier", "defaultExpression": "boiler.default", "reference": "boiler.reference",
+        "queryable": "boiler.queryable",
     ]
 
     mutating func read(_ tree: DesignTree, name defaultName: String) throws -> ModelDesign {

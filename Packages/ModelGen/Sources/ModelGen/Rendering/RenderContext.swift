@@ -15,12 +15,23 @@ struct RenderContext {
         options.accessLevel.isEmpty ? "" : options.accessLevel + " "
     }
 
-    func context(for entity: ResolvedEntity) -> [String: Any] {
+    /// The values for `entity`'s templates; `queryableFields` is nil when the entity is not queryable.
+    func context(for entity: ResolvedEntity, queryableFields: [QueryableConformance.Field]? = nil) -> [String: Any] {
         var imports = Set(entity.imports).union(options.imports)
         imports.insert("Foundation")
+        // Only queryable entities import Storage: other generated code needs Foundation alone.
+        if queryableFields != nil { imports.insert("Storage") }
         var conformances = ["Codable", "Sendable", "Hashable"]
-        for extra in options.conformances + entity.conformances where !conformances.contains(extra) {
+        let required = queryableFields == nil ? [] : ["Identifiable"]
+        for extra in options.conformances + entity.conformances + required where !conformances.contains(extra) {
             conformances.append(extra)
+        }
+        let fields = queryableFields ?? []
+        let fieldContexts = fields.enumerated().map { offset, field -> [String: Any] in
+            [
+                "swiftName": field.swiftName, "name": field.name, "nameLiteral": SwiftNames.literal(field.name),
+                "isLast": offset == fields.count - 1,
+            ]
         }
         let properties = entity.properties.enumerated().map { offset, property in
             propertyContext(property, isLast: offset == entity.properties.count - 1)
@@ -53,6 +64,8 @@ struct RenderContext {
             "hasTransientProperties": coded.count != entity.properties.count,
             "cases": cases, "hasCases": !cases.isEmpty,
             "conformances": conformances.joined(separator: ", "),
+            "isQueryable": queryableFields != nil, "queryableFields": fieldContexts,
+            "hasQueryableFields": !fields.isEmpty,
         ]
         return [
             "entity": entityContext,

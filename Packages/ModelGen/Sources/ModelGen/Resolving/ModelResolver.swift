@@ -106,6 +106,16 @@ struct ModelResolver {
             parent: entity.parent, isAbstract: entity.isAbstract, properties: [], cases: [], imports: [],
             conformances: try moduleNames(entity.userInfo, key: .conformances, entity: entity.name, property: nil),
             modelVersionHash: "")
+        if let value = entity.userInfo[option: .queryable] {
+            switch value.lowercased() {
+            case "yes", "true", "1", "on": result.queryable = true
+            case "no", "false", "0", "off": result.queryable = false
+            default:
+                throw ModelGenError.invalidUserInfo(
+                    file: file, entity: entity.name, property: nil, key: "boiler.queryable",
+                    reason: "'\(SwiftNames.commentText(value))' is not YES or NO")
+            }
+        }
         if isEnum(entity) {
             try resolveEnum(entity, into: &result, imports: &imports)
         } else {

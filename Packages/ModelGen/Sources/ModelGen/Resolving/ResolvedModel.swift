@@ -30,6 +30,8 @@ struct ResolvedEntity: Sendable {
     var imports: [String]
     var conformances: [String]
     var modelVersionHash: String
+    /// What the design's `boiler.queryable` says: nil when it is not set.
+    var queryable: Bool? = nil
 }
 
 /// One stored property in Swift terms.

@@ -2,7 +2,7 @@
 /// `Spot.*`) and mogenerator used.
 enum UserInfoKey: CaseIterable {
     case ignore, immutable, type, enumeration, rawType, rawValue, defaultExpression, imports, reference, identifier
-    case typeName, conformances
+    case typeName, conformances, queryable
 
     /// Spellings in order of precedence: ours first; each of Spot's `State.X` is followed by `Spot.X`.
     var spellings: [String] {
@@ -27,6 +27,7 @@ enum UserInfoKey: CaseIterable {
         case .identifier: ["boiler.identifier"]
         case .typeName: ["boiler.typeName"]
         case .conformances: ["boiler.conformances"]
+        case .queryable: ["boiler.queryable"]
         }
     }
 
