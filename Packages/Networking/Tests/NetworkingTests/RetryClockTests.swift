@@ -61,7 +61,6 @@ struct RetryClockTests {
         }
         let client = HTTPClient(baseURL: URL(string: "https://example.test/api/")!, transport: transport)
         client.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(4), jitter: false, clock: clock)
-        let started = ContinuousClock.now
         let response = Task { try await client.send(HTTPRequest(path: "flaky")) }
         var sleeps = clock.sleeps.makeAsyncIterator()
         #expect(await sleeps.next() == .seconds(4))
@@ -72,8 +71,9 @@ struct RetryClockTests {
         clock.advance(by: .seconds(8))
         #expect(try await response.value.text == "ok")
         #expect(attempts.withLock { $0 } == 3)
-        // 12 s of backoff on the manual clock; far less on the wall clock.
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // Each retry ran only after the manual clock was advanced past its backoff (the clock
+        // announced both sleeps), so no real waiting happened; the wall clock is not asserted,
+        // as a busy machine makes any bound on it flaky.
     }
 
     @Test("waiting(on:) replaces the sleep of an existing policy")
