@@ -3,27 +3,6 @@ import Observation
 import Storage
 import Testing
 
-/// Counts Observation's change signals for one reading, re-arming after each as SwiftUI does.
-private final class QueryReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var changes = 0
-    private let read: @Sendable () -> Void
-
-    init(_ read: @escaping @Sendable () -> Void) {
-        self.read = read
-        track()
-    }
-
-    var count: Int { lock.withLock { changes } }
-
-    private func track() {
-        withObservationTracking(read) { [self] in
-            lock.withLock { changes += 1 }
-            track()
-        }
-    }
-}
-
 @Suite("Observing a live query")
 struct LiveQueryObservationTests {
     /// Polls until `condition` holds, at most 2 000 times 5 ms apart (a bound on polls, not on
@@ -45,7 +24,7 @@ struct LiveQueryObservationTests {
         try await eventually { urgent.isLoaded }
         #expect(urgent.records.map(\.id) == [1])
 
-        let reader = QueryReader { _ = urgent.records }
+        let reader = ObservationReader { _ = urgent.records }
         try await cards.insert(Card(id: 2, text: "0", stars: 4))
         try await eventually { urgent.records.count == 2 }
         #expect(urgent.records.map(\.id) == [2, 1])
@@ -67,7 +46,7 @@ struct LiveQueryObservationTests {
         try await cards.insert(Card(id: 1, text: "a", stars: 5))
         let all = try LiveQuery(cards, matching: .all)
         try await eventually { all.isLoaded }
-        let reader = QueryReader { _ = all.records }
+        let reader = ObservationReader { _ = all.records }
         await #expect(throws: StorageError.self) { try await cards.insert(Card(id: 1, text: "again", stars: 1)) }
         try await cards.insert(Card(id: 2, text: "b", stars: 1))
         try await eventually { all.records.count == 2 }

@@ -3,27 +3,6 @@ import Observation
 import Storage
 import Testing
 
-/// Counts Observation's change signals for one reading, re-arming after each as SwiftUI does.
-private final class Reader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var changes = 0
-    private let read: @Sendable () -> Void
-
-    init(_ read: @escaping @Sendable () -> Void) {
-        self.read = read
-        track()
-    }
-
-    var count: Int { lock.withLock { changes } }
-
-    private func track() {
-        withObservationTracking(read) { [self] in
-            lock.withLock { changes += 1 }
-            track()
-        }
-    }
-}
-
 @Suite("Observing a Persisted value")
 struct PersistedObservationTests {
     @Test("current is readable without await and a reader is told once per saved update")
@@ -31,7 +10,7 @@ struct PersistedObservationTests {
         let temporary = try TemporaryFolder()
         let store = try temporary.store()
         let prefs = try await Persisted<SettingsV1>(file: "settings.json", in: store, defaults: SettingsV1())
-        let reader = Reader { _ = prefs.current }
+        let reader = ObservationReader { _ = prefs.current }
         #expect(prefs.current.fontSize == 14)
         try await prefs.update { $0.fontSize = 18 }
         try await prefs.update { $0.theme = "dark" }
@@ -45,7 +24,7 @@ struct PersistedObservationTests {
         let temporary = try TemporaryFolder()
         let store = try temporary.store("store")
         let prefs = try await Persisted<SettingsV1>(file: "settings.json", in: store, defaults: SettingsV1())
-        let reader = Reader { _ = prefs.current }
+        let reader = ObservationReader { _ = prefs.current }
         struct Refused: Error {}
         await #expect(throws: Refused.self) { try await prefs.update { _ in throw Refused() } }
         // The save cannot happen: a folder stands where the save file's temporary file goes.
@@ -61,7 +40,7 @@ struct PersistedObservationTests {
         let temporary = try TemporaryFolder()
         let store = try temporary.store()
         let prefs = try await Persisted<SettingsV1>(file: "settings.json", in: store, defaults: SettingsV1())
-        let reader = Reader { _ = prefs.current }
+        let reader = ObservationReader { _ = prefs.current }
         try store.save(SettingsV1(theme: "sepia", fontSize: 11), as: "settings.json")
         try await prefs.reload()
         #expect(reader.count == 1)
