@@ -18,7 +18,6 @@ where Record.ID: Codable & Sendable {
     private var positions: [String: Int] = [:]
     private var identity: FileIdentity?
     private var loaded = false
-    private let revisioned = Record.self is any RevisionedRecord.Type
 
     /// A backend kept in `file` of `store`.
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a bad key.
@@ -51,57 +50,15 @@ where Record.ID: Codable & Sendable {
         try FileStore.createFolder(url.deletingLastPathComponent())
         try FileLock.withLock(for: url) { () throws in
             try refresh(lockHeld: true)
-            // Deleted slots become nil and are compacted once at the end: batches stay linear.
-            var slots: [Record?] = records
-            var slotOf = positions
-            var deleted = false
-            for change in changes {
-                switch change {
-                case .insert(let record):
-                    let id = RecordID.string(for: record.id)
-                    if slotOf[id] != nil { throw StorageError.duplicateRecord(id: id, in: url.path) }
-                    slotOf[id] = slots.count
-                    slots.append(record)
-                case .update(let record):
-                    let id = RecordID.string(for: record.id)
-                    guard let slot = slotOf[id] else { throw StorageError.recordNotFound(id: id, in: url.path) }
-                    slots[slot] = try revised(record, replacing: slots[slot], id: id)
-                case .save(let record):
-                    let id = RecordID.string(for: record.id)
-                    if let slot = slotOf[id] {
-                        slots[slot] = try revised(record, replacing: slots[slot], id: id)
-                    } else {
-                        slotOf[id] = slots.count
-                        slots.append(record)
-                    }
-                case .delete(let recordID):
-                    guard let slot = slotOf.removeValue(forKey: RecordID.string(for: recordID)) else { continue }
-                    slots[slot] = nil
-                    deleted = true
-                }
-            }
-            let next = slots.compactMap { $0 }
+            let (next, nextPositions) = try RecordBatchStep.apply(
+                changes, to: records, positions: positions, in: url.path)
             let data = try Codec.encode(next, for: url, using: nil)
             try AtomicFile.write(data, to: url, durability: store.durability, attributes: store.attributes)
             records = next
-            positions = deleted ? Self.index(next) : slotOf
+            positions = nextPositions
             identity = FileIdentity.of(url)
         }
         FileRecordSignals.poke(url.path)
-    }
-
-    /// `record` with its revision advanced past `stored`'s, for a ``RevisionedRecord``.
-    /// - Throws: ``RecordStoreError/staleRevision(id:expected:stored:in:)`` when `record` was read at
-    ///   another revision than the stored one.
-    private func revised(_ record: Record, replacing stored: Record?, id: String) throws -> Record {
-        guard revisioned, var next = record as? any RevisionedRecord,
-            let current = (stored as? any RevisionedRecord)?.revision
-        else { return record }
-        guard next.revision == current else {
-            throw RecordStoreError.staleRevision(id: id, expected: next.revision, stored: current, in: url.path)
-        }
-        next.revision = current + 1
-        return next as? Record ?? record
     }
 
     /// The records `plan` selects, evaluated in memory.
@@ -147,15 +104,8 @@ where Record.ID: Codable & Sendable {
         } catch {
             throw store.quarantine(url, readAs: current, failure: error, lockHeld: lockHeld)
         }
-        positions = Self.index(records)
+        positions = RecordBatchStep.index(records)
         identity = current
         loaded = true
-    }
-
-    private static func index(_ records: [Record]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(records.count)
-        for (position, record) in records.enumerated() { positions[RecordID.string(for: record.id)] = position }
-        return positions
     }
 }

@@ -22,7 +22,6 @@ where Record.ID: Codable & Sendable {
 
     private var records: [Record]
     private var positions: [String: Int]
-    private let revisioned = Record.self is any RevisionedRecord.Type
     // A key no file path can have, so the in-process signals never mix with a file's.
     private nonisolated let signalKey = "memory:\(UUID().uuidString)"
 
@@ -62,37 +61,7 @@ where Record.ID: Codable & Sendable {
     /// Applies `changes` in order, all or nothing.
     public func apply(_ changes: [RecordChange<Record>]) async throws {
         // Work on copies and commit at the end, so a failing change leaves nothing applied.
-        var slots: [Record?] = records
-        var slotOf = positions
-        var deleted = false
-        for change in changes {
-            switch change {
-            case .insert(let record):
-                let id = RecordID.string(for: record.id)
-                if slotOf[id] != nil { throw StorageError.duplicateRecord(id: id, in: location) }
-                slotOf[id] = slots.count
-                slots.append(record)
-            case .update(let record):
-                let id = RecordID.string(for: record.id)
-                guard let slot = slotOf[id] else { throw StorageError.recordNotFound(id: id, in: location) }
-                slots[slot] = try revised(record, replacing: slots[slot], id: id)
-            case .save(let record):
-                let id = RecordID.string(for: record.id)
-                if let slot = slotOf[id] {
-                    slots[slot] = try revised(record, replacing: slots[slot], id: id)
-                } else {
-                    slotOf[id] = slots.count
-                    slots.append(record)
-                }
-            case .delete(let recordID):
-                guard let slot = slotOf.removeValue(forKey: RecordID.string(for: recordID)) else { continue }
-                slots[slot] = nil
-                deleted = true
-            }
-        }
-        let next = slots.compactMap { $0 }
-        records = next
-        positions = deleted ? Self.index(next) : slotOf
+        (records, positions) = try RecordBatchStep.apply(changes, to: records, positions: positions, in: location)
         FileRecordSignals.poke(signalKey)
     }
 
@@ -113,24 +82,6 @@ where Record.ID: Codable & Sendable {
         return RecordObservation.stream(
             pokes: pokes, fetch: { try await self.fetch(plan) },
             onTermination: { FileRecordSignals.unsubscribe(key, token) })
-    }
-
-    /// `record` with its revision advanced past `stored`'s, for a ``RevisionedRecord``.
-    private func revised(_ record: Record, replacing stored: Record?, id: String) throws -> Record {
-        guard revisioned, var next = record as? any RevisionedRecord,
-            let current = (stored as? any RevisionedRecord)?.revision
-        else { return record }
-        guard next.revision == current else {
-            throw RecordStoreError.staleRevision(id: id, expected: next.revision, stored: current, in: location)
-        }
-        next.revision = current + 1
-        return next as? Record ?? record
-    }
-
-    private static func index(_ records: [Record]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        for (position, record) in records.enumerated() { positions[RecordID.string(for: record.id)] = position }
-        return positions
     }
 }
 
