@@ -24,7 +24,7 @@ struct NewProjectTests {
         #expect(readme.hasPrefix("# Shop\n\nA shop on the kit.\n\nA library project"))
     }
 
-    @Test("the app template builds, passes its tests and runs; parts added later build and pass too")
+    @Test("the app template builds, passes its tests and runs; parts and a resource added later build and pass too")
     func appTemplate() throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -45,6 +45,10 @@ struct NewProjectTests {
             let added = try BoilerProcess.boiler(["add", kind, name, "--project", project.path], in: scratch.url)
             #expect(added.status == 0, "\(added.output)")
         }
+        let resource = try BoilerProcess.boiler(
+            ["add", "resource", "Label", "name:String", "count:Int", "done:Bool?", "--project", project.path],
+            in: scratch.url)
+        #expect(resource.status == 0, "\(resource.output)")
         let again = try BoilerProcess.boiler(
             ["add", "command", "ArchiveNote", "--project", project.path], in: scratch.url)
         #expect(again.status == 73)

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("boiler new --template server, end to end", .serialized)
 struct ServerTemplateTests {
-    @Test("the server template builds, passes its tests, serves REST requests and exits 0 on SIGTERM")
+    @Test("the server template and a resource added to it build, pass their tests, serve REST and exit 0 on SIGTERM")
     func serverTemplate() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -18,6 +18,16 @@ struct ServerTemplateTests {
                 project.path, "--no-interactive", "--no-git",
             ], in: scratch.url)
         #expect(made.status == 0, "\(made.output)")
+        // The resource is added before the first build, so the one build covers the template and
+        // the generated resource (Hummingbird builds take minutes).
+        let added = try BoilerProcess.boiler(
+            ["add", "resource", "Tag", "name:String", "count:Int", "note:String?", "--project", project.path],
+            in: scratch.url)
+        #expect(added.status == 0, "\(added.output)")
+        #expect(added.output.contains("Wrote Sources/NotesCore/Generated/_Resources.swift"))
+        let refused = try BoilerProcess.boiler(
+            ["add", "resource", "Tags", "name:String", "--project", project.path], in: scratch.url)
+        #expect(refused.status == 64, "\(refused.output)")
         let started = ContinuousClock.now
         let build = try BoilerProcess.swift(["build", "--build-tests"], in: project)
         try #require(build.status == 0, "\(build.output)")
@@ -53,6 +63,16 @@ struct ServerTemplateTests {
         #expect(missingResponse.statusCode == 404)
         #expect(missingResponse.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
         #expect(String(decoding: problem, as: UTF8.self).contains("There is no note with id"))
+
+        let (tag, tagResponse) = try await HTTP.send(
+            "POST", base.appendingPathComponent("tags"), #"{"name": "urgent", "count": 3}"#)
+        #expect(tagResponse.statusCode == 201, "\(String(decoding: tag, as: UTF8.self))")
+        let (tags, tagsResponse) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/tags?q=urg")!)
+        #expect(tagsResponse.statusCode == 200)
+        let tagPage = try #require(try JSONSerialization.jsonObject(with: tags) as? [String: Any])
+        #expect(tagPage["total"] as? Int == 1)
+        let (_, badTag) = try await HTTP.send("POST", base.appendingPathComponent("tags"), #"{"count": 3}"#)
+        #expect(badTag.statusCode == 422)
 
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")

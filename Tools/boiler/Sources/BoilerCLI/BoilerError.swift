@@ -24,6 +24,9 @@ public enum BoilerError: AppError, Equatable {
     case invalidRecord(path: String, field: String, reason: String)
     /// A file would be written outside the project folder (through `..` or a symbolic link).
     case outsideProject(path: String, reason: String)
+    /// An argument of `boiler add resource` (its name or a `name:Type` field) is not acceptable;
+    /// `part` says which.
+    case invalidResource(part: String, value: String, reason: String)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -54,6 +57,8 @@ public enum BoilerError: AppError, Equatable {
             "\(path): '\(field)' \(reason). Nothing was written; fix or restore the file."
         case .outsideProject(let path, let reason):
             "Refusing to write \(path): \(reason). Nothing was written."
+        case .invalidResource(let part, let value, let reason):
+            "The \(part) \(Self.shown(value)) cannot be used: \(reason). Nothing was written."
         }
     }
 
@@ -61,10 +66,19 @@ public enum BoilerError: AppError, Equatable {
     /// in the way, a folder that is not empty, a path outside the project), 1 other failures.
     public var exitCode: Int32 {
         switch self {
-        case .invalidName, .reservedName, .invalidOption, .notAProject: 64
+        case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource: 64
         case .invalidRecord: 65
         case .conflicts, .folderNotEmpty, .outsideProject: 73
         case .writeFailed, .commandFailed: 1
         }
+    }
+
+    /// `value` quoted for a message: escapes shown (a line break cannot forge a line of output)
+    /// and a long value cut short (a 10 MB argument does not become a 10 MB message).
+    static func shown(_ value: String) -> String {
+        let limit = 60
+        let quoted = value.unicodeScalars.count > limit ? String(value.unicodeScalars.prefix(limit)) : value
+        let literal = quoted.debugDescription
+        return value.unicodeScalars.count > limit ? literal.dropLast() + "…\" (\(value.utf8.count) bytes)" : literal
     }
 }

@@ -23,7 +23,8 @@ struct ServerTemplatePlanTests {
                 ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
                 "Sources/Notes/main.swift", "Sources/NotesCore/Commands/NoteCommands.swift",
                 "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
-                "Sources/NotesCore/HTTP/NoteRoutes.swift", "Sources/NotesCore/HTTP/ProblemDetails.swift",
+                "Sources/NotesCore/Generated/_Resources.swift", "Sources/NotesCore/HTTP/NoteRoutes.swift",
+                "Sources/NotesCore/HTTP/ProblemDetails.swift",
                 "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NoteEvents.swift",
                 "Sources/NotesCore/Model/NotesError.swift", "Sources/NotesCore/NoteDomain.swift",
                 "Sources/NotesCore/NotesDatabase.swift", "Sources/NotesCore/NotesServer.swift",
@@ -73,6 +74,7 @@ struct ServerTemplatePlanTests {
         #expect(readme.contains("curl 'localhost:8080/notes?limit=20&offset=0&q=milk&pinned=false'"))
         #expect(readme.contains("| `DATABASE_PATH` | `notes.sqlite`"))
         #expect(readme.contains("SIGTERM"))
+        #expect(readme.contains("`boiler add resource Tag name:String count:Int note:String?`"))
         #expect(!readme.contains("DATABASE_URL"))
     }
 
@@ -104,7 +106,7 @@ struct ServerTemplatePlanTests {
         }
     }
 
-    @Test("boiler add refuses a server project, naming the templates it works with, and writes nothing")
+    @Test("boiler add command refuses a server project, pointing to boiler add resource, and writes nothing")
     func addRefused() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -114,7 +116,7 @@ struct ServerTemplatePlanTests {
         #expect {
             try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
         } throws: { error in
-            (error as? BoilerError)?.message.contains("server projects take no parts yet") == true
+            (error as? BoilerError)?.message.contains("a server project takes resources") == true
         }
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == before)
     }

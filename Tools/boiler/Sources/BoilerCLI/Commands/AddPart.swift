@@ -1,30 +1,46 @@
 import ArgumentParser
 import Foundation
 
-/// `boiler add command|route|service|model <Name>`: new files for a project made by `boiler new`.
+/// `boiler add command|route|service|model <Name>` and `boiler add resource <Name> <field:Type>...`:
+/// new files for a project made by `boiler new`.
 struct AddPart: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a command, route, service or model to a project made by 'boiler new'.",
+        abstract: "Add a command, route, service, model or resource to a project made by 'boiler new'.",
         discussion: """
             New files are written only where nothing exists yet. Routes and services are wired \
             into the app through the machine file Generated/_Parts.swift, which is rewritten only \
             if it has not been edited by hand. Names and paths in .boiler.json are checked first, \
-            and nothing is written outside the project. Exit codes: 64 usage, 65 an untrustworthy \
+            and nothing is written outside the project.
+
+            'boiler add resource Tag name:String count:Int note:String?' adds a resource with typed \
+            fields (String, Int, Double, Bool, Date, UUID; '?' makes one optional; quote it for \
+            the shell). In a server project: the entity (a queryable record in its own table), \
+            create/update/delete commands with events, REST routes at /tags (list with paging and \
+            ?q= on the first String field, get, create, update, delete; 404/422 as problem \
+            details) and their tests, wired in through the machine file \
+            Generated/_Resources.swift. If that file was edited by hand, it is left alone, the \
+            other files are written, and the lines to add by hand are printed. In an app project: \
+            the entity, a TagList model, create/update/delete commands and their tests.
+
+            Exit codes: 64 usage or a bad resource name or field, 65 an untrustworthy \
             .boiler.json, 73 conflicts or a path outside the project, 1 failure.
             """
     )
 
     /// The kinds of part.
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case command, route, service, model
+        case command, route, service, model, resource
     }
 
-    @Argument(help: "command, route, service or model.")
+    @Argument(help: "command, route, service, model or resource.")
     var kind: Kind
 
-    @Argument(help: "The part's name in PascalCase, such as ArchiveNote.")
+    @Argument(help: "The part's name in PascalCase, such as ArchiveNote; a resource's in the singular, such as Tag.")
     var name: String
+
+    @Argument(help: "A resource's fields, each name:Type or name:Type?, such as name:String count:Int.")
+    var fields: [String] = []
 
     @Option(help: "The project folder; the current folder by default.")
     var project: String = "."
@@ -39,14 +55,31 @@ struct AddPart: AsyncParsableCommand {
         let console = Console(quiet: quiet)
         try await reportingErrors(console) {
             let folder = URL(fileURLWithPath: project, isDirectory: true).standardizedFileURL
-            let outcome = try PartAdder(folder: folder).add(kind, named: name, dryRun: dryRun)
+            let written: [String]
+            var notes: [String] = []
+            if kind == .resource {
+                let outcome = try ResourceAdder(folder: folder).add(name, fields: fields, dryRun: dryRun)
+                written = outcome.written
+                if let step = outcome.manualStep { notes.append(step) }
+                if let hint = outcome.hint { notes.append(hint) }
+            } else {
+                guard fields.isEmpty else {
+                    throw BoilerError.invalidOption(
+                        "fields", value: fields.joined(separator: " "),
+                        expected: "no fields after the name of a \(kind.rawValue): only a resource takes fields")
+                }
+                let outcome = try PartAdder(folder: folder).add(kind, named: name, dryRun: dryRun)
+                written = outcome.written
+                if let hint = outcome.hint { notes.append(hint) }
+            }
             if dryRun {
                 console.line("Plan for \(folder.path) (dry run, nothing written):")
-                for path in outcome.written { console.line("  write \(path)") }
+                for path in written { console.line("  write \(path)") }
+                for note in notes { console.line(note) }
                 return
             }
-            for path in outcome.written { console.done("Wrote \(path)") }
-            if let hint = outcome.hint { console.line(hint) }
+            for path in written { console.done("Wrote \(path)") }
+            for note in notes { console.line(note) }
         }
     }
 }

@@ -20,7 +20,8 @@ struct PartAdder {
         if record.template == .server {
             throw .invalidOption(
                 "kind", value: kind.rawValue,
-                expected: "a project made with --template app, cli or library: server projects take no parts yet")
+                expected: "a project made with --template app, cli or library: a server project takes resources "
+                    + "('boiler add resource Tag name:String')")
         }
         let isApp = record.template == .app
         let core = record.template == .library ? record.module : "\(record.module)Core"
@@ -32,6 +33,9 @@ struct PartAdder {
         var files: [PlannedFile]
         var hint: String?
         switch kind {
+        case .resource:
+            // `boiler add resource` goes through ResourceAdder, which takes the fields too.
+            throw .invalidOption("kind", value: kind.rawValue, expected: "a resource's fields (use ResourceAdder)")
         case .command:
             guard has("Commands") else { throw Self.needs("Commands", kind) }
             files = PartTemplates.command(context)
@@ -103,7 +107,7 @@ struct PartAdder {
         switch kind {
         case .command: "Commands"
         case .route: "Router"
-        case .service, .model: "Boilerplate"
+        case .service, .model, .resource: "Boilerplate"
         }
     }
 

@@ -32,6 +32,8 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
 
     /// What `boiler add` has wired in; nil until the first route or service.
     public var parts: Parts?
+    /// The resources `boiler add resource` has added, in the order they were added; nil until the first.
+    public var resources: [ResourceSpec]?
     /// Each generated file's path and a hash of the contents boiler wrote (FNV-1a, 64-bit hex).
     public var files: [String: String]
 
@@ -84,6 +86,16 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         try moduleName("module", module)
         for route in parts?.routes ?? [] { try moduleName("parts.routes", route) }
         for service in parts?.services ?? [] { try moduleName("parts.services", service) }
+        for resource in resources ?? [] {
+            do {
+                _ = try ResourceSpec(name: resource.name, fields: resource.fields.map(\.argument))
+            } catch {
+                throw .invalidRecord(
+                    path: path, field: "resources",
+                    reason: "lists \(BoilerError.shown(resource.name)), which boiler add resource would refuse: "
+                        + error.message)
+            }
+        }
         for package in packages ?? [] where !ReservedNames.kitProducts.contains(package) {
             throw .invalidRecord(
                 path: path, field: "packages", reason: "lists \(package.debugDescription), which is not a kit product")

@@ -30,6 +30,8 @@ extension ServerTemplate {
         public enum {{Name}}Error: AppError, Equatable {
             /// There is no note with this id.
             case noteNotFound(id: String)
+            /// There is no record of `resource` (a resource added with `boiler add resource`) with this id.
+            case notFound(_ resource: String, id: String)
             /// A field of a request is missing or not acceptable.
             case invalidField(_ field: String, reason: String)
 
@@ -37,14 +39,15 @@ extension ServerTemplate {
             public var message: String {
                 switch self {
                 case .noteNotFound(let id): "There is no note with id '\\(id)'."
+                case .notFound(let resource, let id): "There is no \\(resource) with id '\\(id)'."
                 case .invalidField(let field, let reason): "The field '\\(field)' \\(reason)."
                 }
             }
 
-            /// The HTTP status the error stands for: 404 for a missing note, 422 for bad input.
+            /// The HTTP status the error stands for: 404 for a missing record, 422 for bad input.
             public var status: Int {
                 switch self {
-                case .noteNotFound: 404
+                case .noteNotFound, .notFound: 404
                 case .invalidField: 422
                 }
             }

@@ -35,7 +35,7 @@ extension ServerTemplate {
                 case let error as DecodingError:
                     self.init(
                         type: "urn:{{name}}:problem:invalid-body", title: Self.title(422), status: 422,
-                        detail: "The request body is not a valid note: \\(error.userMessage)")
+                        detail: "The request body does not fit: \\(error.userMessage)")
                 default:
                     self.init(
                         type: "about:blank", title: Self.title(500), status: 500,
@@ -248,24 +248,26 @@ extension ServerTemplate {
         import Hummingbird
         import Logging
 
-        /// Builds {{Name}}'s HTTP application: the router with the note routes over a ``NoteDomain``.
+        /// Builds {{Name}}'s HTTP application: the router with the note routes over a ``NoteDomain``
+        /// and the routes of the resources added with `boiler add resource`.
         public enum {{Name}}Server {
-            /// The router: `GET /health` and the ``NoteRoutes``.
-            public static func router(domain: NoteDomain) -> Router<BasicRequestContext> {
+            /// The router: `GET /health`, the ``NoteRoutes`` and the added resources' routes.
+            public static func router(domain: NoteDomain, resources: {{Name}}Resources) -> Router<BasicRequestContext> {
                 let router = Router()
                 router.get("health") { _, _ in "ok" }
                 NoteRoutes.add(to: router, domain: domain)
+                resources.add(to: router)
                 return router
             }
 
-            /// The Hummingbird application serving `domain` at `host`:`port` (0 picks a free port).
-            /// `onRunning` is called with the port once the server listens.
+            /// The Hummingbird application serving `domain` and `resources` at `host`:`port` (0 picks a
+            /// free port). `onRunning` is called with the port once the server listens.
             public static func application(
-                domain: NoteDomain, host: String = "127.0.0.1", port: Int = 8080, logger: Logger,
-                onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+                domain: NoteDomain, resources: {{Name}}Resources, host: String = "127.0.0.1", port: Int = 8080,
+                logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
             ) -> some ApplicationProtocol {
                 Application(
-                    router: router(domain: domain),
+                    router: router(domain: domain, resources: resources),
                     configuration: .init(address: .hostname(host, port: port), serverName: "{{Name}}"),
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
                     logger: logger)
@@ -345,10 +347,20 @@ extension ServerTemplate {
                 return 1
             }
             let domain = NoteDomain(records: database.records)
+            let resources: {{Name}}Resources
+            do {
+                resources = try await {{Name}}Resources.open(in: database, bus: domain.bus)
+            } catch {
+                try? await database.close()
+                log.critical("Could not open the resources' tables: \\(error.userMessage)")
+                return 1
+            }
             let services = ServiceRegistry(log: LogSink(log))
             services.register(NoteActivityLog.self) { NoteActivityLog(bus: domain.bus, log: LogSink(log)) }
             let host = settings.host
-            let app = {{Name}}Server.application(domain: domain, host: host, port: settings.port, logger: log) { port in
+            let app = {{Name}}Server.application(
+                domain: domain, resources: resources, host: host, port: settings.port, logger: log
+            ) { port in
                 // One line on standard output that scripts (and the end-to-end test) wait for.
                 // Written straight to the file handle, so it is not held in a buffer.
                 FileHandle.standardOutput.write(Data("{{Name}} listening on http://\\(host):\\(port)\\n".utf8))

@@ -49,21 +49,39 @@ extension ServerTemplate {
         /// Runs `test` against the real router over a real SQLite file in a new temporary folder,
         /// removed afterwards.
         func withServer(_ test: @Sendable (any TestClientProtocol, NoteDomain) async throws -> Void) async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("{{Name}}Tests-\\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let database = try await {{Name}}Database.open(.sqlite(folder.appendingPathComponent("notes.sqlite")))
-            try await withServer(database: database, test)
+            try await withApp { client, domain, _ in try await test(client, domain) }
         }
 
         /// Runs `test` against the real router over `database`, then closes it.
         func withServer(
             database: {{Name}}Database, _ test: @Sendable (any TestClientProtocol, NoteDomain) async throws -> Void
         ) async throws {
+            try await withApp(database: database) { client, domain, _ in try await test(client, domain) }
+        }
+
+        /// Runs `test` against the real router, with the notes and the resources added with
+        /// `boiler add resource`, over a real SQLite file in a new temporary folder, removed afterwards.
+        func withApp(
+            _ test: @Sendable (any TestClientProtocol, NoteDomain, {{Name}}Resources) async throws -> Void
+        ) async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("{{Name}}Tests-\\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let database = try await {{Name}}Database.open(.sqlite(folder.appendingPathComponent("notes.sqlite")))
+            try await withApp(database: database, test)
+        }
+
+        /// Runs `test` against the real router over `database`, then closes it.
+        func withApp(
+            database: {{Name}}Database,
+            _ test: @Sendable (any TestClientProtocol, NoteDomain, {{Name}}Resources) async throws -> Void
+        ) async throws {
             let domain = NoteDomain(records: database.records)
-            let app = {{Name}}Server.application(domain: domain, port: 0, logger: Logger(label: "{{Name}}Tests"))
             do {
-                try await app.test(.router) { client in try await test(client, domain) }
+                let resources = try await {{Name}}Resources.open(in: database, bus: domain.bus)
+                let app = {{Name}}Server.application(
+                    domain: domain, resources: resources, port: 0, logger: Logger(label: "{{Name}}Tests"))
+                try await app.test(.router) { client in try await test(client, domain, resources) }
             } catch {
                 try? await database.close()
                 throw error

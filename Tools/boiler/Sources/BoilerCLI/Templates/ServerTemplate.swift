@@ -25,6 +25,7 @@ enum ServerTemplate {
             PlannedFile("Sources/{{Name}}Core/HTTP/NoteRoutes.swift", noteRoutes),
             PlannedFile("Sources/{{Name}}Core/Services/NoteActivityLog.swift", activityLog),
             PlannedFile("Sources/{{Name}}Core/{{Name}}Server.swift", serverFactory),
+            ResourceTemplates.serverWiring(module: "{{Name}}", resources: []),
             PlannedFile("Sources/{{Name}}/main.swift", executable),
             PlannedFile("Tests/{{Name}}CoreTests/TestServer.swift", testServer),
             PlannedFile("Tests/{{Name}}CoreTests/NoteRoutesTests.swift", noteRoutesTests),
@@ -109,11 +110,22 @@ enum ServerTemplate {
 
             /// The notes.
             public let records: RecordStore<Note>
+            /// Where the database is, for the stores of other resources.
+            public let location: Location
 
             /// Opens the database, creating the file and its table when missing.
             public static func open(_ location: Location) async throws -> {{Name}}Database {
                 switch location {
-                case .sqlite(let url): {{Name}}Database(records: try RecordStore(sqlite: url, table: "notes"))
+                case .sqlite(let url):
+                    {{Name}}Database(records: try RecordStore(sqlite: url, table: "notes"), location: location)
+                }
+            }
+
+            /// The records of another resource, in their own table of this database (created when
+            /// missing): how `boiler add resource` gives each resource its store.
+            public func store<Record: QueryableRecord>(of type: Record.Type, table: String) async throws -> RecordStore<Record> {
+                switch location {
+                case .sqlite(let url): try RecordStore(sqlite: url, table: table)
                 }
             }
 
@@ -157,22 +169,56 @@ enum ServerTemplate {
 
             /// The notes.
             public let records: RecordStore<Note>
-            private let postgres: PostgresRecordBackend<Note>?
+            /// Where the database is, for the stores of other resources.
+            public let location: Location
+            private let connections = Connections()
 
             /// Opens the database, creating its table when missing.
             public static func open(_ location: Location) async throws -> {{Name}}Database {
+                let database: {{Name}}Database
                 switch location {
                 case .sqlite(let url):
-                    return {{Name}}Database(records: try RecordStore(sqlite: url, table: "notes"), postgres: nil)
+                    database = {{Name}}Database(records: try RecordStore(sqlite: url, table: "notes"), location: location)
                 case .postgres(let url):
                     let backend = try await PostgresRecordBackend<Note>(url: url, table: "notes")
-                    return {{Name}}Database(records: RecordStore(backend: backend), postgres: backend)
+                    database = {{Name}}Database(records: RecordStore(backend: backend), location: location)
+                    database.connections.add { try await backend.shutdown() }
+                }
+                return database
+            }
+
+            /// The records of another resource, in their own table of this database (created when
+            /// missing): how `boiler add resource` gives each resource its store.
+            public func store<Record: QueryableRecord>(of type: Record.Type, table: String) async throws -> RecordStore<Record> {
+                switch location {
+                case .sqlite(let url):
+                    return try RecordStore(sqlite: url, table: table)
+                case .postgres(let url):
+                    let backend = try await PostgresRecordBackend<Record>(url: url, table: table)
+                    connections.add { try await backend.shutdown() }
+                    return RecordStore(backend: backend)
                 }
             }
 
-            /// Closes the database's connections.
+            /// Closes the database's connections, every store's.
             public func close() async throws {
-                try await postgres?.shutdown()
+                for shutdown in connections.takeAll() { try await shutdown() }
+            }
+        }
+
+        /// The PostgreSQL connections a database opened, shut down when it closes. `shutdowns` is only
+        /// touched while `lock` is held.
+        final class Connections: @unchecked Sendable {
+            private let lock = NSLock()
+            private var shutdowns: [@Sendable () async throws -> Void] = []
+
+            func add(_ shutdown: @escaping @Sendable () async throws -> Void) { lock.withLock { shutdowns.append(shutdown) } }
+
+            func takeAll() -> [@Sendable () async throws -> Void] {
+                lock.withLock {
+                    defer { shutdowns = [] }
+                    return shutdowns
+                }
             }
         }
 

@@ -89,6 +89,17 @@ enum SharedFiles {
             the database does the filtering and paging. Errors are problem details (RFC 9457,
             `application/problem+json`): 404 for a missing note, 422 for bad input.
 
+            ## Adding resources
+
+            `boiler add resource Tag name:String count:Int note:String?` adds a resource beside the
+            notes: the entity (a record in its own `tags` table), create/update/delete commands that
+            announce events on the bus, REST routes at `/tags` with the same shape and problem
+            details (`?q=` searches the first String field, `?flag=true` filters a Bool one), and
+            their tests. Field types: String, Int, Double, Bool, Date, UUID, each optionally `?`.
+            It never overwrites a file; the resource is wired in through the machine file
+            `Sources/{{Name}}Core/Generated/_Resources.swift`, and if you edited that file boiler
+            leaves it alone and prints the lines to add by hand.
+
             ## Settings
 
             | Variable        | Default              | What                                  |

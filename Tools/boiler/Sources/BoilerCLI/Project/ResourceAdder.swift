@@ -1,0 +1,128 @@
+import Foundation
+
+/// Adds a resource to a project: checks the name and fields, plans the new files, refuses to
+/// touch existing ones, and wires a server's resource in through the machine file
+/// `Generated/_Resources.swift` — rewritten only when nobody edited it.
+///
+/// When the wiring file was edited, the new files are still written and the lines to add by hand
+/// are returned in ``Outcome/manualStep`` (as `mix phx.gen.json` prints the route to add): the
+/// edited file is the user's, and refusing would make them undo their edits to get the resource.
+/// The resource is recorded, so the machine file lists it again once it is restored.
+public struct ResourceAdder {
+    /// What adding a resource wrote, or would write.
+    public struct Outcome: Sendable, Equatable {
+        /// The files written (or planned, in a dry run), relative to the project, sorted.
+        public var written: [String]
+        /// Lines the user must add by hand because the wiring file was edited; nil when boiler wired it.
+        public var manualStep: String?
+        /// What to do next, for the user.
+        public var hint: String?
+    }
+
+    /// The project folder.
+    public let folder: URL
+
+    /// An adder for the project in `folder`.
+    public init(folder: URL) { self.folder = folder }
+
+    /// Adds the resource `name` with `fields` (`name:Type` or `name:Type?` each).
+    /// - Throws: ``BoilerError/invalidResource(part:value:reason:)`` for a bad name or field (64);
+    ///   ``BoilerError/invalidRecord(path:field:reason:)`` for an untrustworthy `.boiler.json` (65);
+    ///   ``BoilerError/conflicts(folder:paths:)`` when a file exists, ``BoilerError/outsideProject(path:reason:)``
+    ///   for a path that would leave the project (73). Nothing is written when it throws.
+    public func add(_ name: String, fields: [String], dryRun: Bool) throws(BoilerError) -> Outcome {
+        var record = try ProjectRecord.read(in: folder)
+        // The record is a file anyone can edit: its names become paths and Swift source.
+        try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
+        guard record.template == .server || record.template == .app else {
+            throw .invalidOption(
+                "kind", value: "resource",
+                expected: "a project made with --template server or app: a \(record.template.rawValue) project has no "
+                    + "model to add a resource to")
+        }
+        let spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
+        let names = ResourceTemplates.Names(spec: spec, module: record.module)
+        let isServer = record.template == .server
+        let files = isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(names)
+        let plan = ScaffoldPlan(folder: folder, files: files)
+        let conflicts = plan.conflicts()
+        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
+
+        var resources = record.resources ?? []
+        resources.append(spec)
+        var machine: PlannedFile?
+        var manualStep: String?
+        if isServer {
+            let wiring = ResourceTemplates.serverWiring(module: record.module, resources: resources)
+            if isMachineOwned(wiring.path, record: record) {
+                machine = wiring
+            } else {
+                let reason =
+                    record.files[wiring.path] == nil
+                    ? "is not a file boiler wrote in this project (it predates boiler add resource)"
+                    : "was edited by hand"
+                manualStep = ResourceTemplates.manualWiring(names, path: wiring.path, reason: reason)
+            }
+        }
+        let written = (plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])).sorted()
+        for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }
+        let hint = isServer ? nil : ResourceTemplates.appHint(names)
+        if dryRun { return Outcome(written: written, manualStep: manualStep, hint: hint) }
+
+        _ = try PlanWriter().write(plan, force: false)
+        do {
+            if let machine { try write(machine.contents, to: machine.path) }
+            for file in plan.files + (machine.map { [$0] } ?? []) {
+                record.files[file.path] = ProjectRecord.hash(file.contents)
+            }
+            record.resources = resources
+            try write(record.json, to: ProjectRecord.fileName)
+        } catch {
+            for file in plan.files { try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.path)) }
+            throw .writeFailed(path: folder.path, reason: error.userMessage)
+        }
+        return Outcome(written: written, manualStep: manualStep, hint: hint)
+    }
+
+    /// The type names the project has: the template's Note, the resources added before, and the
+    /// entities of model designs and model files boiler wrote.
+    func takenNames(_ record: ProjectRecord) -> Set<String> {
+        var taken: Set<String> = ["Note", record.module, "\(record.module)Core", "\(record.module)Model"]
+        for suffix in ["Error", "Database", "Server", "Settings", "Resources", "App"] {
+            taken.insert(record.module + suffix)
+        }
+        // Each resource, Note included, also declares types named after it.
+        for resource in ["Note"] + (record.resources ?? []).map(\.name) {
+            taken.insert(resource)
+            for suffix in ["Domain", "Page", "Routes", "Command", "Commands", "Created", "Updated", "Deleted", "List"] {
+                taken.insert(resource + suffix)
+            }
+            for prefix in ["Create", "Update", "Delete"] { taken.insert(prefix + resource) }
+        }
+        for path in record.files.keys {
+            let file = (path as NSString).lastPathComponent
+            if path.contains("/Designs/"), file.hasSuffix(".modelgen.yaml") {
+                taken.insert(String(file.dropLast(".modelgen.yaml".count)))
+            } else if path.contains("/Model/"), file.hasSuffix(".swift") {
+                taken.insert(String(file.dropLast(".swift".count)))
+            }
+        }
+        return taken
+    }
+
+    /// Whether boiler may rewrite `path`: it is recorded as boiler's, and is either gone (deleted
+    /// to be restored) or exactly as boiler last wrote it.
+    private func isMachineOwned(_ path: String, record: ProjectRecord) -> Bool {
+        guard let recorded = record.files[path] else { return false }
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(path)) else {
+            return !FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
+        }
+        return ProjectRecord.hash(String(decoding: data, as: UTF8.self)) == recorded
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+}
