@@ -201,7 +201,11 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         "Never", "Optional", "Protocol", "Result", "Self", "Sendable", "Sequence", "Set", "String", "Substring",
         "Task", "Type", "URL", "UUID", "Void", "Application", "Bus", "Command", "Event", "Logger", "Migration",
         "Request", "Response", "RecordStore", "RecordPredicate", "QueryField", "Versioned", "Note",
-        "ProblemDetails", "Heard", "Model", "Record", "Lines", "Input", "AppCore", "ModelStore", "CommandRunner",
+        "ProblemDetails", "Heard", "Model", "Record", "Lines", "Input",
+        "AppService", "ServiceRegistry", "RouteTable", "LogSink", "Subscriptions", "AsyncCommand",
+        "CommandContext", "StorageError", "MessageError", "ServiceGroup", "ByteBuffer", "HTTPResponse",
+        "HTTPRequest", "BasicRequestContext", "JSONEncoder", "JSONDecoder", "Test", "Suite", "Issue", "Trait",
+        "AppCore", "ModelStore", "CommandRunner",
         "HTTPClient",
     ]
 

@@ -50,13 +50,13 @@ extension ResourceTemplates {
                             uri: "\(base)", method: .post, body: body(\(raw(sampleJSON(fields, 0))))
                         ) { response in
                             #expect(response.status == .created)
-                            let created = try decode(\(n.type).self, response)
+                            let created = try decode(\(n.core).\(n.type).self, response)
                             #expect(response.headers[.location] == "\(base)/\\(created.id.uuidString)")
                             return response.headers[.location] ?? ""
                         }
                         try await client.execute(uri: location, method: .get) { response in
                             #expect(response.status == .ok)
-                            let fetched = try decode(\(n.type).self, response)
+                            let fetched = try decode(\(n.core).\(n.type).self, response)
             \(expectations("fetched", 0, fields, 16))            }
                     }
                 }
@@ -110,7 +110,7 @@ extension ResourceTemplates {
                             uri: "\(base)/\\(created.id.uuidString)", method: .patch, body: body(\(raw(sampleJSON([first], 1))))
                         ) { response in
                             #expect(response.status == .ok)
-                            let changed = try decode(\(n.type).self, response)
+                            let changed = try decode(\(n.core).\(n.type).self, response)
                             #expect(changed.\(first.name) == \(sample(first.type, 1).swift))
                         }
                         let stored = try await resources.\(n.many).\(n.one)(id: created.id)
@@ -280,7 +280,7 @@ extension ResourceTemplates {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     defer { try? FileManager.default.removeItem(at: folder) }
                     let database = try await \(n.module)Database.open(.sqlite(folder.appendingPathComponent("test.sqlite")))
-                    let records = try await database.store(of: \(n.type).self, table: \(SwiftSource.literal(n.table)))
+                    let records = try await database.store(of: \(n.core).\(n.type).self, table: \(SwiftSource.literal(n.table)))
                     do {
                         try await test(\(n.type)Domain(records: records))
                     } catch {

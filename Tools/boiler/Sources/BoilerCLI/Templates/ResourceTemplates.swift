@@ -128,7 +128,7 @@ enum ResourceTemplates {
 
                 /// The fields the database filters and sorts on; each is a column with an index.
                 public static let queryableFields: [QueryField<\(n.type)>] = [
-                    \(queryable.joined(separator: ",\n        "))
+                    \(queryable.joined(separator: ",\n        ")),
                 ]
             }
 
@@ -422,8 +422,9 @@ enum ResourceTemplates {
             field.optional
                 ? "\(field.name): input.\(field.name) ?? nil"
                 : "\(field.name): try required(input.\(field.name), \(SwiftSource.literal(field.name)))"
-        }.joined(separator: ", ")
-        let updateArguments = fields.map { "\($0.name): input.\($0.name)" }.joined(separator: ", ")
+        }.joined(separator: ",\n                        ")
+        let updateArguments = fields.map { "\($0.name): input.\($0.name)" }.joined(
+            separator: ",\n                        ")
         var listArguments: [String] = []
         var listDocs: [String] = []
         var flagReads: [String] = []
@@ -469,7 +470,8 @@ enum ResourceTemplates {
                             let query = request.uri.queryParameters
                             let limit = try integer(query["limit"], "limit", default: defaultLimit, in: 1...maximumLimit)
                             let offset = try integer(query["offset"], "offset", default: 0, in: 0...Int.max)
-            \(flagReads.joined())                let page = try await domain.\(n.many)(\(listArguments.joined(separator: ", ")))
+            \(flagReads.joined())                let page = try await domain.\(n.many)(
+                                \(listArguments.joined(separator: ",\n                    ")))
                             return try json(page)
                         }
                     }
@@ -479,7 +481,9 @@ enum ResourceTemplates {
                     group.post { request, context in
                         await answer(context) {
                             let input = try await Input.read(request)
-                            let created = try await domain.run(Create\(n.type)(\(createArguments)))
+                            let created = try await domain.run(
+                                Create\(n.type)(
+                                    \(createArguments)))
                             var response = try json(created, status: .created)
                             response.headers[.location] = "\(base)/\\(created.id.uuidString)"
                             return response
@@ -489,7 +493,11 @@ enum ResourceTemplates {
                         await answer(context) {
                             let id = try recordID(context)
                             let input = try await Input.read(request)
-                            return try json(try await domain.run(Update\(n.type)(id: id, \(updateArguments))))
+                            let changed = try await domain.run(
+                                Update\(n.type)(
+                                    id: id,
+                                    \(updateArguments)))
+                            return try json(changed)
                         }
                     }
                     group.delete(":id") { _, context in
