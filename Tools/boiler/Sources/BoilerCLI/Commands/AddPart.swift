@@ -60,7 +60,10 @@ struct AddPart: AsyncParsableCommand {
             if kind == .resource {
                 let outcome = try ResourceAdder(folder: folder).add(name, fields: fields, dryRun: dryRun)
                 written = outcome.written
-                if let step = outcome.manualStep { notes.append(step) }
+                if let step = outcome.manualStep {
+                    // A step left to the user is printed even with --quiet (on standard error then).
+                    if quiet { FileHandle.standardError.write(Data((step + "\n").utf8)) } else { notes.append(step) }
+                }
                 if let hint = outcome.hint { notes.append(hint) }
             } else {
                 guard fields.isEmpty else {
