@@ -80,7 +80,7 @@ enum RecordsPostgresBenchmarks {
                     try await client.withTransaction(logger: logger) { connection in
                         try await createRawTable("raw_note_insert", on: connection)
                         for note in toInsert {
-                            try await connection.execute(InsertRawNote(note: note), logger: logger)
+                            _ = try await connection.execute(InsertRawNote(note: note), logger: logger)
                         }
                     }
                     runner.cancel()
