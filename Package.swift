@@ -105,7 +105,10 @@ let modules: [Module] = [
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
-        testDependencies: [.module("NetworkingTesting"), .module("AppCoreCrashProbe"), .module("ServicesProbe")],
+        testDependencies: [
+            .module("NetworkingTesting"), .module("CommandsTesting"), .module("AppCoreCrashProbe"),
+            .module("ServicesProbe"),
+        ],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.
     Module(
