@@ -37,14 +37,9 @@ struct GenerateModelsTests {
 
     @Test("--dry-run, --prune, --no-human, --template-path with --template-var and --access work from the CLI")
     func flags() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let design = scratch.url.appendingPathComponent("M.yaml")
-        let output = scratch.url.appendingPathComponent("Models")
-        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-            try BoilerProcess.boiler(
-                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
-        }
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
         func files() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []) }
         try Data("entities:\n  - name: Keep\n  - name: Gone\n".utf8).write(to: design)
 
@@ -68,7 +63,7 @@ struct GenerateModelsTests {
         #expect(pruned.output.contains("Removed") && pruned.output.contains("_Gone.swift"))
         #expect(files() == ["_Keep.swift", "Keep.swift", ".modelgen-manifest.json"])
 
-        let templates = scratch.url.appendingPathComponent("Templates")
+        let templates = run.scratch.url.appendingPathComponent("Templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try Data("{{% CONTENT_TYPE: TEXT}}\n// {{entity.typeName}} for {{vars.team}}\n".utf8)
             .write(to: templates.appendingPathComponent("machine.mustache"))
@@ -83,14 +78,9 @@ struct GenerateModelsTests {
 
     @Test("--queryable makes entities with an id QueryableRecords; one without is left out with a warning")
     func queryable() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let design = scratch.url.appendingPathComponent("M.yaml")
-        let output = scratch.url.appendingPathComponent("Models")
-        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-            try BoilerProcess.boiler(
-                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
-        }
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
         func machineFile(_ name: String) throws -> String {
             try String(contentsOf: output.appendingPathComponent("_\(name).swift"), encoding: .utf8)
         }
@@ -140,14 +130,9 @@ struct GenerateModelsTests {
 
     @Test("an edited orphan or a file ModelGen did not write exits 73 and is kept; --force goes ahead")
     func ownership() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let design = scratch.url.appendingPathComponent("M.yaml")
-        let output = scratch.url.appendingPathComponent("Models")
-        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-            try BoilerProcess.boiler(
-                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
-        }
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
         try Data("entities:\n  - name: _Draft\n  - name: Gone\n".utf8).write(to: design)
         #expect(try generate(["--prune"]).status == 0)
         let human = output.appendingPathComponent("_Draft.swift")
@@ -184,5 +169,19 @@ struct GenerateModelsTests {
         #expect(result.status == 1)
         #expect(result.output.contains("broken.yaml"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+}
+
+/// A scratch folder with a design `M.yaml` and an output folder `Models`, and `boiler generate
+/// models` between them with extra flags.
+private struct DesignRun {
+    let scratch: ScratchFolder
+    var design: URL { scratch.url.appendingPathComponent("M.yaml") }
+    var output: URL { scratch.url.appendingPathComponent("Models") }
+
+    init() throws { scratch = try ScratchFolder() }
+
+    func generate(_ flags: [String]) throws -> BoilerProcess.Result {
+        try BoilerProcess.boiler(["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
     }
 }
