@@ -93,7 +93,11 @@ let modules: [Module] = [
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
-        tests: [.module("StorageSQLite"), .module("StoragePostgresProbe"), propertyBased]),
+        tests: [
+            .module("StorageSQLite"), .module("StoragePostgresProbe"), .module("StoragePostgresTesting"), propertyBased,
+        ]),
+    // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
+    addOn("StoragePostgresTesting", in: "Storage", [], tests: [.module("StoragePostgres")]),
     tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
     package(
         "Networking", [.module("Errors"), .module("Serialization")], tests: [.module("NetworkingTesting"), flyingFox]),
