@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "ModelGen", package: kit),
                 .product(name: "StorageSQLite", package: kit),
                 .product(name: "StoragePostgres", package: kit),
+                .product(name: "StoragePostgresTesting", package: kit),
                 .product(name: "NetworkingAsyncHTTPClient", package: kit),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),

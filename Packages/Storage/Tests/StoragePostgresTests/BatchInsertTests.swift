@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import StoragePostgres
+import StoragePostgresTesting
 import Testing
 
 /// A batch's consecutive inserts travel as multi-row `INSERT`s of up to a thousand records: the
@@ -12,7 +13,7 @@ struct BatchInsertTests {
 
     @Test("inserts thousands of records in one batch, in the given order, with their fields queryable")
     func order() async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let notes = RecordStore(backend: backend)
             try await notes.insert(Note(id: -1, text: "first", stars: 9))
@@ -40,7 +41,7 @@ struct BatchInsertTests {
             ([5: 20_001, 1_999: 20_001], 20_001),
         ])
     func duplicate(_ replacements: [Int: Int], _ taken: Int) async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let notes = RecordStore(backend: backend)
             try await notes.write { batch in

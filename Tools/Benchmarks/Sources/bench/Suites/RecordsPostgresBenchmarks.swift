@@ -2,9 +2,11 @@ import Foundation
 import PostgresNIO
 import Storage
 import StoragePostgres
+import StoragePostgresTesting
 
 /// Benchmarks of record queries (issue 23) on the PostgreSQL backend against raw postgres-nio,
-/// on a real server the suite starts itself (``PostgresServer``) and stops when its cases are done.
+/// on a real server the suite starts itself (`PostgresTestServer`, from StoragePostgresTesting) and
+/// stops when its cases are done (``SuiteCleanup``).
 ///
 /// - `insert-10k-postgres`: open a `PostgresRecordBackend` on a fresh table (created with its
 ///   two indexed field columns) and insert 10 000 queryable records in one batch, against raw
@@ -35,15 +37,17 @@ enum RecordsPostgresBenchmarks {
     }
 
     static func cases(smoke: Bool) async throws -> [BenchmarkCase] {
-        if let reason = PostgresServer.unavailableReason {
+        // Unlike the tests, no BOILERPLATE_REQUIRE_POSTGRES here: a missing installation never fails `make bench`.
+        if let reason = PostgresTestServer.unavailableReason {
             FileHandle.standardError.write(Data("bench: records-postgres has no cases: \(reason)\n".utf8))
             return []
         }
-        let server = try await PostgresServer.start()
+        let server = try await PostgresTestServer.start()
         await SuiteCleanup.add { await server.stop() }
         let url = server.url
         let configuration = PostgresClient.Configuration(
-            host: "127.0.0.1", port: server.port, username: "boiler", password: nil, database: "boiler", tls: .disable)
+            host: "127.0.0.1", port: server.port, username: PostgresTestServer.user, password: nil,
+            database: PostgresTestServer.database, tls: .disable)
         // The peer's pool for the query case and the setup; stopped before the server.
         let raw = PostgresClient(configuration: configuration)
         let rawRunner = Task { await raw.run() }
