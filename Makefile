@@ -4,7 +4,8 @@
 SWIFT        ?= swift
 STRICT       := -Xswiftc -warnings-as-errors
 PACKAGES     := Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
-LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres NetworkingAsyncHTTPClient \
+LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting \
+	NetworkingAsyncHTTPClient NetworkingTesting \
 	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle
 FORMATTED    := Package.swift Packages Umbrella Tools Tests
 BENCH        := $(SWIFT) run -c release --package-path Tools/Benchmarks bench

@@ -93,7 +93,11 @@ let modules: [Module] = [
     addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
-        tests: [.module("StorageSQLite"), .module("StoragePostgresProbe"), propertyBased]),
+        tests: [
+            .module("StorageSQLite"), .module("StoragePostgresProbe"), .module("StoragePostgresTesting"), propertyBased,
+        ]),
+    // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
+    addOn("StoragePostgresTesting", in: "Storage", [], tests: [.module("StoragePostgres")]),
     tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
     package(
         "Networking", [.module("Errors"), .module("Serialization")], tests: [.module("NetworkingTesting"), flyingFox]),
@@ -105,7 +109,10 @@ let modules: [Module] = [
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
         name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
-        testDependencies: [.module("NetworkingTesting"), .module("AppCoreCrashProbe"), .module("ServicesProbe")],
+        testDependencies: [
+            .module("NetworkingTesting"), .module("CommandsTesting"), .module("AppCoreCrashProbe"),
+            .module("ServicesProbe"),
+        ],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.
     Module(

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "StorageSQLite", targets: ["StorageSQLite"]),
         .library(name: "StoragePostgres", targets: ["StoragePostgres"]),
+        .library(name: "StoragePostgresTesting", targets: ["StoragePostgresTesting"]),
     ],
     dependencies: [
         .package(path: "../Errors"),
@@ -47,9 +48,14 @@ let package = Package(
         .testTarget(
             name: "StoragePostgresTests",
             dependencies: [
-                "StoragePostgres", "StorageSQLite", "StoragePostgresProbe",
+                "StoragePostgres", "StorageSQLite", "StoragePostgresProbe", "StoragePostgresTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings),
+        // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
+        .target(name: "StoragePostgresTesting", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoragePostgresTestingTests", dependencies: ["StoragePostgresTesting", "StoragePostgres"],
             swiftSettings: swiftSettings),
         // The child process of the two-process PostgreSQL test; the test finds it beside itself.
         .executableTarget(

@@ -37,14 +37,9 @@ struct GenerateModelsTests {
 
     @Test("--dry-run, --prune, --no-human, --template-path with --template-var and --access work from the CLI")
     func flags() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let design = scratch.url.appendingPathComponent("M.yaml")
-        let output = scratch.url.appendingPathComponent("Models")
-        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-            try BoilerProcess.boiler(
-                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
-        }
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
         func files() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []) }
         try Data("entities:\n  - name: Keep\n  - name: Gone\n".utf8).write(to: design)
 
@@ -68,7 +63,7 @@ struct GenerateModelsTests {
         #expect(pruned.output.contains("Removed") && pruned.output.contains("_Gone.swift"))
         #expect(files() == ["_Keep.swift", "Keep.swift", ".modelgen-manifest.json"])
 
-        let templates = scratch.url.appendingPathComponent("Templates")
+        let templates = run.scratch.url.appendingPathComponent("Templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try Data("{{% CONTENT_TYPE: TEXT}}\n// {{entity.typeName}} for {{vars.team}}\n".utf8)
             .write(to: templates.appendingPathComponent("machine.mustache"))
@@ -81,16 +76,63 @@ struct GenerateModelsTests {
         #expect(badVariable.status == 64, "\(badVariable.output)")
     }
 
+    @Test("--queryable makes entities with an id QueryableRecords; one without is left out with a warning")
+    func queryable() throws {
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
+        func machineFile(_ name: String) throws -> String {
+            try String(contentsOf: output.appendingPathComponent("_\(name).swift"), encoding: .utf8)
+        }
+        try Data(
+            """
+            entities:
+              - name: Note
+                attributes:
+                  - { name: id, type: Integer 64 }
+                  - { name: text, type: String }
+                  - { name: stars, type: Integer 16 }
+              - name: Address
+                attributes:
+                  - { name: street, type: String }
+            """.utf8
+        ).write(to: design)
+
+        let plain = try generate([])
+        #expect(plain.status == 0, "\(plain.output)")
+        #expect(try !machineFile("Note").contains("QueryableRecord"))
+
+        let queryable = try generate(["--queryable"])
+        #expect(queryable.status == 0, "\(queryable.output)")
+        let note = try machineFile("Note")
+        #expect(note.contains("import Storage") && note.contains("QueryableRecord"))
+        #expect(note.contains(#"QueryField(\.text, "text")"#) && note.contains(#"QueryField(\.stars, "stars")"#))
+        #expect(try !machineFile("Address").contains("QueryableRecord"))
+        #expect(queryable.output.contains("warning: Entity 'Address' is not made queryable"), "\(queryable.output)")
+
+        // Asked for by the entity itself, an impossible conformance is an error naming it, and
+        // nothing is rewritten.
+        let before = try machineFile("Address")
+        try Data(
+            """
+            entities:
+              - name: Address
+                queryable: true
+                attributes:
+                  - { name: street, type: String }
+            """.utf8
+        ).write(to: design)
+        let refused = try generate([])
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.output.contains("Address") && refused.output.contains("boiler.queryable"), "\(refused.output)")
+        #expect(try machineFile("Address") == before)
+    }
+
     @Test("an edited orphan or a file ModelGen did not write exits 73 and is kept; --force goes ahead")
     func ownership() throws {
-        let scratch = try ScratchFolder()
-        defer { scratch.remove() }
-        let design = scratch.url.appendingPathComponent("M.yaml")
-        let output = scratch.url.appendingPathComponent("Models")
-        func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-            try BoilerProcess.boiler(
-                ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
-        }
+        let run = try DesignRun()
+        defer { run.scratch.remove() }
+        let (design, output, generate) = (run.design, run.output, run.generate)
         try Data("entities:\n  - name: _Draft\n  - name: Gone\n".utf8).write(to: design)
         #expect(try generate(["--prune"]).status == 0)
         let human = output.appendingPathComponent("_Draft.swift")
@@ -127,5 +169,19 @@ struct GenerateModelsTests {
         #expect(result.status == 1)
         #expect(result.output.contains("broken.yaml"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+}
+
+/// A scratch folder with a design `M.yaml` and an output folder `Models`, and `boiler generate
+/// models` between them with extra flags.
+private struct DesignRun {
+    let scratch: ScratchFolder
+    var design: URL { scratch.url.appendingPathComponent("M.yaml") }
+    var output: URL { scratch.url.appendingPathComponent("Models") }
+
+    init() throws { scratch = try ScratchFolder() }
+
+    func generate(_ flags: [String]) throws -> BoilerProcess.Result {
+        try BoilerProcess.boiler(["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
     }
 }

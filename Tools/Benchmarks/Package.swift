@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .executableTarget(
@@ -25,6 +26,8 @@ let package = Package(
                 .product(name: "Boilerplate", package: kit),
                 .product(name: "ModelGen", package: kit),
                 .product(name: "StorageSQLite", package: kit),
+                .product(name: "StoragePostgres", package: kit),
+                .product(name: "StoragePostgresTesting", package: kit),
                 .product(name: "NetworkingAsyncHTTPClient", package: kit),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -32,6 +35,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         )
     ]

@@ -26,7 +26,8 @@ struct AppCoreCrashTests {
 
     @Test("SIGKILL at random moments: the file is never torn, never older than the last announced change")
     func killedAtRandomMoments() async throws {
-        let probe = try #require(CrashProbe.url, "AppCoreCrashProbe is not built beside the tests")
+        let probe = try #require(
+            BuiltExecutable.url(named: "AppCoreCrashProbe"), "AppCoreCrashProbe is not built beside the tests")
         let folder = try AppFolder()
         defer { folder.remove() }
         let file = folder.url.appendingPathComponent("log.json")
@@ -77,22 +78,5 @@ struct AppCoreCrashTests {
         // proves nothing about them.
         #expect(midSave >= Self.requiredMidSave, "only \(midSave) of \(kills) kills landed mid-save")
         #expect(announced.count > 100)
-    }
-}
-
-/// The crash probe executable, built beside the test bundle.
-enum CrashProbe {
-    static var url: URL? {
-        var folders = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map {
-            $0.bundleURL.deletingLastPathComponent()
-        }
-        #if os(Linux)
-            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-            }
-        #endif
-        folders.append(Bundle.main.bundleURL)
-        return folders.map { $0.appendingPathComponent("AppCoreCrashProbe") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }

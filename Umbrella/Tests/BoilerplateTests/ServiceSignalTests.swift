@@ -75,7 +75,8 @@ final class ChildProbe: Sendable {
     var exitedAt: ContinuousClock.Instant? { exitTime.withLock { $0 } }
 
     init(arguments: [String]) throws {
-        let url = try #require(Self.url, "ServicesProbe is not built beside the tests")
+        let url = try #require(
+            BuiltExecutable.url(named: "ServicesProbe"), "ServicesProbe is not built beside the tests")
         process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -142,20 +143,5 @@ final class ChildProbe: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         return status
-    }
-
-    /// The probe executable, built beside the test bundle.
-    static var url: URL? {
-        var folders = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map {
-            $0.bundleURL.deletingLastPathComponent()
-        }
-        #if os(Linux)
-            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                folders.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
-            }
-        #endif
-        folders.append(Bundle.main.bundleURL)
-        return folders.map { $0.appendingPathComponent("ServicesProbe") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }

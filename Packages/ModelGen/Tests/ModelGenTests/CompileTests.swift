@@ -46,27 +46,13 @@ struct CompileTests {
             from: queryable, into: sources.appendingPathComponent("QueryableModels"))
         try Fixtures.write(Self.roundTrip, to: "main.swift", in: sources.appendingPathComponent("roundtrip"))
 
-        let build = try run(["swift", "build", "--package-path", root.path], in: root)
+        let build = try ChildProcess.run(["swift", "build", "--package-path", root.path], in: root)
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(6000))")
         guard build.status == 0 else { return }
-        let trip = try run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
+        let trip = try ChildProcess.run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
         #expect(trip.status == 0, "round trip failed:\n\(trip.output)")
         #expect(trip.output.contains("round-trip OK"))
         #expect(trip.output.contains("query OK"))
-    }
-
-    private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     static var manifest: String {

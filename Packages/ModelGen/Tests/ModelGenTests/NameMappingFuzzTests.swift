@@ -223,21 +223,9 @@ struct NameMappingFuzzTests {
         let files = try generator.render(design, designFile: "Fuzz.yaml")
         var paths: [String] = []
         for file in files { paths.append(try Fixtures.write(file.contents, to: file.name, in: folder).path) }
-        let result = try Self.run(
+        let result = try ChildProcess.run(
             ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "Fuzz"] + paths)
         #expect(result.status == 0, "swiftc failed (seed \(Self.seed)):\n\(result.output.prefix(8000))")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
 }

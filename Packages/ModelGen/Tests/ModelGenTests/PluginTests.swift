@@ -48,35 +48,23 @@ struct PluginTests {
             "swift", "package", "--package-path", root.path, "--allow-writing-to-package-directory",
             "generate-models", "--human-only",
         ]
-        let first = try run(command)
+        let first = try ChildProcess.run(command)
         #expect(first.status == 0, "generate-models failed:\n\(first.output.suffix(4000))")
         let human = app.appendingPathComponent("Models/Book.swift")
         let created = try String(contentsOf: human, encoding: .utf8)
         #expect(created.contains("extension Book: Versioned"))
         let edited = created.replacingOccurrences(of: "static let version = 1", with: "static let version = 4")
         try Data(edited.utf8).write(to: human)
-        let second = try run(command)
+        let second = try ChildProcess.run(command)
         #expect(second.status == 0)
         #expect(try String(contentsOf: human, encoding: .utf8) == edited)
 
-        let build = try run(["swift", "build", "--package-path", root.path])
+        let build = try ChildProcess.run(["swift", "build", "--package-path", root.path])
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(4000))")
         guard build.status == 0 else { return }
-        let output = try run([root.appendingPathComponent(".build/debug/App").path])
+        let output = try ChildProcess.run([root.appendingPathComponent(".build/debug/App").path])
         #expect(output.output.contains("Dune 4"))
         #expect(output.output.contains("\"model_version\""))
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 
-/// A ``Networking/Transport`` that answers from canned replies in memory, for unit tests that
+/// A Networking `Transport` that answers from canned replies in memory, for unit tests that
 /// need no sockets: give it to an `HTTPClient` and stub the routes the code under test calls.
 ///
 /// Routes are matched by method and path (`"GET /api/notes"`; `*` matches one path segment),

@@ -278,6 +278,11 @@ where Record.ID: Codable & Sendable {
         let delete = "DELETE FROM \(table) WHERE id = $1"
         let revisionOf = "SELECT revision FROM \(table) WHERE id = $1"
         let revisioned = revisioned
+        let perRow = fields.count + 3
+        // Rows per multi-row INSERT: large enough that round trips stop mattering, small enough
+        // to stay far below PostgreSQL's 65 535 parameters and keep each statement quick to parse.
+        let insertChunk = max(1, min(1_000, 60_000 / perRow))
+        let insertHead = "INSERT INTO \(table) (id, body, revision\(columns)) VALUES "
         do {
             try await client.withConnection { connection in
                 try await connection.withTransaction(logger: logger) { connection in
@@ -308,14 +313,57 @@ where Record.ID: Codable & Sendable {
                         for try await revision in rows.decode(Int64.self) { return Int(revision) }
                         return nil
                     }
-                    for change in changes {
-                        switch change {
-                        case .insert(let record):
-                            let id = RecordID.string(for: record.id)
-                            let revision = Self.revision(of: record) ?? 0
-                            if !(try await run(insert, id, record, revision: revision)) {
-                                throw StorageError.duplicateRecord(id: id, in: name)
+                    /// Inserts `records` with multi-row `INSERT`s, a few round trips instead of one
+                    /// per record; fails on the first record, in order, whose id is taken.
+                    func insertAll(_ records: ArraySlice<Record>) async throws {
+                        var start = records.startIndex
+                        while start < records.endIndex {
+                            let chunk = records[start..<min(start + insertChunk, records.endIndex)]
+                            start = chunk.endIndex
+                            var binds = PostgresBindings(capacity: chunk.count * perRow)
+                            var ids: [String] = []
+                            ids.reserveCapacity(chunk.count)
+                            var sql = insertHead
+                            for (row, record) in chunk.enumerated() {
+                                let id = RecordID.string(for: record.id)
+                                ids.append(id)
+                                binds.append(id)
+                                // An insert stores the record as given, its own revision included.
+                                try binds.append(RecordCoding.encode(record, in: name))
+                                binds.append(Int64(Self.revision(of: record) ?? 0))
+                                for field in fields { Self.bind(field.value(of: record), to: &binds) }
+                                sql += row == 0 ? "($" : ", ($"
+                                sql += (1...perRow).map { String(row * perRow + $0) }.joined(separator: ", $")
+                                sql += ")"
                             }
+                            sql += " ON CONFLICT (id) DO NOTHING RETURNING id"
+                            var inserted = Set<String>()
+                            let rows = try await connection.query(
+                                PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                            for try await id in rows.decode(String.self) { inserted.insert(id) }
+                            if inserted.count < ids.count {
+                                // A skipped row: its id was stored before, or earlier in this chunk.
+                                var seen = Set<String>()
+                                for id in ids where !inserted.contains(id) || !seen.insert(id).inserted {
+                                    throw StorageError.duplicateRecord(id: id, in: name)
+                                }
+                            }
+                        }
+                    }
+                    var next = changes.startIndex
+                    while next < changes.endIndex {
+                        let change = changes[next]
+                        next += 1
+                        switch change {
+                        case .insert:
+                            // Consecutive inserts go together.
+                            var records: [Record] = []
+                            for pending in changes[(next - 1)...] {
+                                guard case .insert(let record) = pending else { break }
+                                records.append(record)
+                            }
+                            next += records.count - 1
+                            try await insertAll(records[...])
                         case .update(let record), .save(let record):
                             let id = RecordID.string(for: record.id)
                             let isSave = if case .save = change { true } else { false }

@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import StoragePostgres
+import StoragePostgresTesting
 import Testing
 
 struct Note: Codable, Identifiable, Sendable, Equatable {
@@ -23,7 +24,7 @@ struct Ticket: Codable, Identifiable, Equatable, Sendable, RevisionedRecord {
 struct PostgresRecordBackendTests {
     @Test("runs the issue's snippet: filtered, sorted and counted in the database")
     func snippet() async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let notes = RecordStore(backend: backend)
             try await notes.insert(Note(id: 1, text: "a", stars: 3))
@@ -38,7 +39,7 @@ struct PostgresRecordBackendTests {
 
     @Test("inserts, updates, saves, deletes, batches all or nothing, keeps insertion order")
     func crud() async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let notes = RecordStore(backend: backend)
             try await notes.insert(Note(id: 1, text: "one", stars: 1))
@@ -82,7 +83,7 @@ struct PostgresRecordBackendTests {
 
     @Test("a stale update of a revisioned record is a typed conflict; nothing is lost")
     func staleRevision() async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Ticket>(url: server.url, table: "tickets")
             let tickets = RecordStore(backend: backend)
             try await tickets.insert(Ticket(id: 1, title: "new"))
@@ -114,7 +115,7 @@ struct PostgresRecordBackendTests {
 
     @Test("observes a query through LISTEN/NOTIFY, seeing another instance's writes")
     func changes() async throws {
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let watcherBackend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let writerBackend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
             let watcher = RecordStore(backend: watcherBackend)
@@ -139,7 +140,7 @@ struct PostgresRecordBackendTests {
     @Test("adds columns for newly declared fields on open and fills them from stored records")
     func migrates() async throws {
         struct PlainNote: Codable, Identifiable, Sendable { var id: Int; var text: String; var stars: Int }
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let old = try await PostgresRecordBackend<PlainNote>(url: server.url, table: "notes")
             try await RecordStore(backend: old).insert(PlainNote(id: 1, text: "kept", stars: 4))
             try await old.shutdown()
@@ -195,10 +196,13 @@ struct PostgresRecordBackendTests {
     }
 }
 
+/// What ``Unreachable`` throws.
+struct Asked: Error {}
+
 /// A backend that fails every call: proves a query error comes before the backend is asked.
 struct Unreachable<Record: Codable & Identifiable & Sendable>: RecordBackend where Record.ID: Codable & Sendable {
-    func fetchAll() async throws -> [Record] { throw ServerError("asked") }
-    func fetch(id: Record.ID) async throws -> Record? { throw ServerError("asked") }
-    func count() async throws -> Int { throw ServerError("asked") }
-    func apply(_ changes: [RecordChange<Record>]) async throws { throw ServerError("asked") }
+    func fetchAll() async throws -> [Record] { throw Asked() }
+    func fetch(id: Record.ID) async throws -> Record? { throw Asked() }
+    func count() async throws -> Int { throw Asked() }
+    func apply(_ changes: [RecordChange<Record>]) async throws { throw Asked() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import StoragePostgres
+import StoragePostgresTesting
 import Testing
 
 struct Counter: Codable, Identifiable, Sendable, Equatable, RevisionedRecord {
@@ -31,7 +32,7 @@ struct TwoProcessTests {
     @Test("two processes increment one record concurrently: no update is lost, conflicts are reported")
     func concurrentIncrements() async throws {
         let probe = try #require(Self.probe, "StoragePostgresProbe not found; set STORAGE_POSTGRES_PROBE")
-        try await PostgresServer.with { server in
+        try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Counter>(url: server.url, table: "counters")
             let counters = RecordStore(backend: backend)
             try await counters.insert(Counter(id: 1, value: 0))

@@ -21,6 +21,7 @@ let suites: [(String, () async throws -> [BenchmarkCase])] = [
     ("modelgen", ModelGenBenchmarks.cases),
     ("storage", StorageBenchmarks.cases),
     ("records", RecordsBenchmarks.cases),
+    ("records-postgres", { try await RecordsPostgresBenchmarks.cases(smoke: smoke) }),
     ("networking", NetworkingBenchmarks.cases),
 ]
 
@@ -42,6 +43,7 @@ for (suite, makeCases) in suites where wanted(suite) {
     } catch {
         FileHandle.standardError.write(Data("bench: setting up \(suite) failed: \(error)\n".utf8))
         failures += 1
+        await SuiteCleanup.run()
         continue
     }
     for benchmark in cases {
@@ -53,5 +55,6 @@ for (suite, makeCases) in suites where wanted(suite) {
             failures += 1
         }
     }
+    await SuiteCleanup.run()
 }
 if failures > 0 { exit(1) }

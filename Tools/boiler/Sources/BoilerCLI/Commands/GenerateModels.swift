@@ -45,6 +45,14 @@ struct GenerateModels: AsyncParsableCommand {
     @Option(name: .customLong("conform"), help: "An extra protocol every generated type conforms to (repeatable).")
     var conformances: [String] = []
 
+    @Flag(
+        help: """
+            Make every entity with a stored 'id' attribute a Storage QueryableRecord (its attributes \
+            become key-path query fields); others are left out with a warning. An entity's own \
+            boiler.queryable user info wins over this flag either way.
+            """)
+    var queryable = false
+
     @Flag(help: "Remove machine files whose entity is gone (never human files).")
     var prune = false
 
@@ -68,7 +76,8 @@ struct GenerateModels: AsyncParsableCommand {
                 accessLevel: access, imports: imports, conformances: conformances,
                 templateDirectory: templatePath.map { URL(fileURLWithPath: $0, isDirectory: true) },
                 templateVariables: try GenerationOptions.templateVariables(from: templateVariables),
-                createsHumanFiles: !noHuman, prunesOrphans: prune, isDryRun: dryRun, force: force)
+                createsHumanFiles: !noHuman, prunesOrphans: prune, isDryRun: dryRun, force: force,
+                queryable: queryable)
             report = try ModelGenerator(options: options).generate(
                 from: URL(fileURLWithPath: design), into: URL(fileURLWithPath: output, isDirectory: true))
         } catch {

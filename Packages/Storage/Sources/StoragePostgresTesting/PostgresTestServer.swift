@@ -1,0 +1,330 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real PostgreSQL server for one test: `initdb` into a temporary folder, `postgres` on a free
+/// port of 127.0.0.1 as a child process, stopped and deleted by ``stop()``.
+///
+/// ```swift
+/// try await PostgresTestServer.with { server in
+///     let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes")
+///     defer { Task { try await backend.shutdown() } }
+///     …
+/// }
+/// ```
+///
+/// The server is tuned for tests, not for data: authentication is `trust` for the user
+/// `boiler`, it listens on loopback only, and `fsync` is off. It runs as a direct child rather
+/// than through `pg_ctl start`: Foundation's `Process` notices a child's exit only once every
+/// descendant has closed an inherited descriptor, and a daemon started by `pg_ctl` never does.
+///
+/// PostgreSQL refuses to run as root. When the tests run as root, the server runs as the
+/// unprivileged system user `boilerpg` (created with `useradd` if missing), which owns its
+/// folder. The binaries come from the folder `POSTGRES_BIN` names, else the newest
+/// `/usr/lib/postgresql/*/bin` (Debian and Ubuntu), else the `PATH` (Homebrew, Postgres.app).
+public final class PostgresTestServer: Sendable {
+    /// The folder of the cluster, its socket and its log; deleted by ``stop()``.
+    public let folder: URL
+    /// The TCP port on 127.0.0.1 the server listens on.
+    public let port: Int
+    /// The folder of the PostgreSQL programs used.
+    public let binaries: URL
+    /// The user the server runs as when the tests run as root (`boilerpg`), else nil.
+    public let systemUser: String?
+    private let server: Process
+    private let exited = ExitSignal()
+
+    /// The user that owns the database and connects without a password.
+    public static let user = "boiler"
+    /// The database created for the test.
+    public static let database = "boiler"
+    /// The environment variable that, when set to anything, turns "PostgreSQL is not installed"
+    /// from a skip into a failure; CI sets it, so a test that should run never passes unrun.
+    public static let requiredVariable = "BOILERPLATE_REQUIRE_POSTGRES"
+
+    /// `postgres://boiler@127.0.0.1:<port>/boiler?sslmode=disable`.
+    public var url: URL {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.user = Self.user
+        components.host = "127.0.0.1"
+        components.port = port
+        components.path = "/\(Self.database)"
+        components.queryItems = [URLQueryItem(name: "sslmode", value: "disable")]
+        // A URL of these parts always exists; the fallback only keeps the type non-optional.
+        return components.url ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Why a server cannot start on this machine (no PostgreSQL programs found), or nil when it can.
+    public static var unavailableReason: String? {
+        binaryFolder() == nil
+            ? "PostgreSQL server programs (initdb, postgres, pg_ctl, createdb, pg_isready) are not in POSTGRES_BIN, "
+                + "/usr/lib/postgresql/*/bin or PATH; install them (Debian: apt-get install postgresql)"
+            : nil
+    }
+
+    /// Runs `body` against a fresh server and stops it afterwards, whatever `body` does.
+    ///
+    /// Where PostgreSQL is not installed, `body` is not run: the reason is printed and the call
+    /// returns — unless ``requiredVariable`` is set, when it throws
+    /// ``PostgresTestServerError/unavailable(reason:)``.
+    public static func with(_ body: (PostgresTestServer) async throws -> Void) async throws {
+        if let reason = unavailableReason {
+            guard ProcessInfo.processInfo.environment[requiredVariable] == nil else {
+                throw PostgresTestServerError.unavailable(reason: reason)
+            }
+            print("Skipping PostgreSQL test: \(reason)")
+            return
+        }
+        let server = try await start()
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private init(folder: URL, port: Int, binaries: URL, systemUser: String?) {
+        self.folder = folder
+        self.port = port
+        self.binaries = binaries
+        self.systemUser = systemUser
+        self.server = Process()
+    }
+
+    /// Creates a cluster in a new temporary folder, starts it and creates the database; call
+    /// ``stop()`` when done. Takes about a second.
+    /// - Throws: ``PostgresTestServerError`` saying which step failed, with its output.
+    public static func start() async throws -> PostgresTestServer {
+        guard let binaries = binaryFolder() else {
+            throw PostgresTestServerError.unavailable(reason: unavailableReason ?? "no PostgreSQL programs")
+        }
+        // Short and under /tmp: the server's unix socket path must fit in 107 bytes.
+        let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("boiler-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var systemUser: String?
+        do {
+            if getuid() == 0 {
+                systemUser = "boilerpg"
+                if try await run("/usr/bin/id", ["-u", "boilerpg"], check: false) != 0 {
+                    try await run(
+                        "/usr/sbin/useradd",
+                        ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "boilerpg"],
+                        check: false)
+                }
+                try await run("/bin/chown", ["-R", "boilerpg", folder.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        let server = PostgresTestServer(
+            folder: folder, port: try freePort(), binaries: binaries, systemUser: systemUser)
+        do {
+            try await server.launch()
+        } catch {
+            await server.stop()
+            throw error
+        }
+        return server
+    }
+
+    private func launch() async throws {
+        let data = folder.appendingPathComponent("data").path
+        try await runAsOwner(
+            "initdb",
+            [
+                "-D", data, "-U", Self.user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync",
+                "--no-instructions",
+            ])
+        let options = [
+            "-D", data, "-p", "\(port)", "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+            "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+        ]
+        let logFile = folder.appendingPathComponent("log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: logFile)
+        let postgres = binaries.appendingPathComponent("postgres").path
+        server.executableURL = URL(fileURLWithPath: systemUser == nil ? postgres : "/usr/bin/setpriv")
+        server.arguments = systemUser.map { Self.dropPrivileges($0) + [postgres] + options } ?? options
+        server.standardOutput = logHandle
+        server.standardError = logHandle
+        server.standardInput = FileHandle.nullDevice
+        server.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
+        let exited = exited
+        server.terminationHandler = { _ in exited.signal() }
+        try server.run()
+        try? logHandle.close()
+        // Ready when it accepts connections; pg_isready exits at once and leaves no descendants.
+        var ready = false
+        for _ in 0..<600 where !ready && server.isRunning {
+            let probe = try await Self.run(
+                binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-q"],
+                check: false)
+            ready = probe == 0
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard ready else { throw PostgresTestServerError.failed(step: "postgres", output: log(last: 4_000)) }
+        try await runAsOwner("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, Self.database])
+    }
+
+    /// Stops the server at once (immediate shutdown: nothing it holds is worth keeping), waits
+    /// for it to exit, and deletes its folder. Calling it again does nothing.
+    public func stop() async {
+        if server.isRunning {
+            _ = try? await runAsOwner(
+                "pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
+                check: false)
+            await exited.wait()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The end of the server's log, for failure messages: at most `last` bytes.
+    public func log(last: Int = 16_000) -> String {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("log")) else { return "" }
+        return String(decoding: data.suffix(max(0, last)), as: UTF8.self)
+    }
+
+    @discardableResult
+    private func runAsOwner(_ tool: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
+        let path = binaries.appendingPathComponent(tool).path
+        if let systemUser {
+            return try await Self.run(
+                "/usr/bin/setpriv", Self.dropPrivileges(systemUser) + [path] + arguments, check: check)
+        }
+        return try await Self.run(path, arguments, check: check)
+    }
+
+    /// Runs a program to its end without blocking a thread; with `check`, a non-zero exit throws
+    /// with the program's output.
+    @discardableResult
+    private static func run(_ path: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
+        process.standardInput = FileHandle.nullDevice
+        let collected = OutputCollector()
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        // Read while it runs: a program that writes more than a pipe holds would otherwise wait forever.
+        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        if check, status != 0 {
+            throw PostgresTestServerError.failed(
+                step: "\(([path] + arguments).joined(separator: " ")) (exit status \(status))", output: collected.text)
+        }
+        return status
+    }
+
+    /// `setpriv` arguments that run the rest of the command line as `user`. `setpriv` execs the
+    /// program in its own process (`runuser` forks and may exit first), so the child watched is
+    /// the program itself.
+    private static func dropPrivileges(_ user: String) -> [String] {
+        ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"]
+    }
+
+    private static func binaryFolder() -> URL? {
+        let fileManager = FileManager.default
+        var candidates: [String] = []
+        if let explicit = ProcessInfo.processInfo.environment["POSTGRES_BIN"] { candidates.append(explicit) }
+        let versions = (try? fileManager.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        candidates += versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
+        candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        return candidates.first { folder in
+            ["initdb", "postgres", "pg_ctl", "createdb", "pg_isready"].allSatisfy {
+                fileManager.isExecutableFile(atPath: "\(folder)/\($0)")
+            }
+        }.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// A loopback port nothing listens on: bound to port 0, read back, released.
+    private static func freePort() throws -> Int {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw PostgresTestServerError.failed(step: "socket()", output: "") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw PostgresTestServerError.failed(step: "bind() to 127.0.0.1", output: "") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Why a ``PostgresTestServer`` did not start.
+public enum PostgresTestServerError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// PostgreSQL is not installed where the server looks for it.
+    case unavailable(reason: String)
+    /// A step of starting the server failed; `output` is what it printed (or the server's log).
+    case failed(step: String, output: String)
+
+    /// One line for a test failure.
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "PostgreSQL is unavailable: \(reason)"
+        case .failed(let step, let output): "Starting PostgreSQL failed at \(step): \(output)"
+        }
+    }
+}
+
+/// A one-shot signal a task can await: the server process's exit.
+final class ExitSignal: @unchecked Sendable {
+    // @unchecked: state is only touched under `lock`.
+    private let lock = NSLock()
+    private var done = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func signal() {
+        let pending = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            done = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in pending { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Bool in
+                if done { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+/// A child's output, gathered as it arrives.
+final class OutputCollector: @unchecked Sendable {
+    // @unchecked: `data` is only touched under `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
