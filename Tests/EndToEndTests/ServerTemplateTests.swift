@@ -74,8 +74,51 @@ struct ServerTemplateTests {
         let (_, badTag) = try await HTTP.send("POST", base.appendingPathComponent("tags"), #"{"count": 3}"#)
         #expect(badTag.statusCode == 422)
 
+        // A second instance on the same database: the two behave as one, as behind a load balancer.
+        let second = try RunningServer(
+            project.appendingPathComponent(".build/debug/Notes"), in: project,
+            environment: ["PORT": "0", "DATABASE_PATH": project.appendingPathComponent("e2e.sqlite").path])
+        defer { second.kill() }
+        let otherBase = try await second.baseURL(within: .seconds(60))
+        let (shared, _) = try await HTTP.send("POST", base.appendingPathComponent("notes"), #"{"text": "Shared"}"#)
+        let sharedID = try #require(
+            (try JSONSerialization.jsonObject(with: shared) as? [String: Any])?["id"] as? String)
+        let (_, seenByOther) = try await HTTP.send("GET", otherBase.appendingPathComponent("notes/\(sharedID)"))
+        #expect(seenByOther.statusCode == 200)
+        let (_, deletedByOther) = try await HTTP.send("DELETE", otherBase.appendingPathComponent("notes/\(sharedID)"))
+        #expect(deletedByOther.statusCode == 204)
+        let (_, goneForFirst) = try await HTTP.send("GET", base.appendingPathComponent("notes/\(sharedID)"))
+        #expect(goneForFirst.statusCode == 404)
+
+        #expect(try await second.terminate(within: .seconds(30)) == 0, "\(second.output)")
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")
+
+        try postgresVariant(in: scratch, sharingBuildOf: project)
+    }
+
+    /// `--database postgres`: the project builds and passes its own tests, which start a real
+    /// PostgreSQL through StoragePostgresTesting (skipped, saying why, where PostgreSQL is not
+    /// installed; CI sets BOILERPLATE_REQUIRE_POSTGRES, so there they must run). It builds in the
+    /// SQLite project's build folder: the dependencies both share (Hummingbird, NIO, the kit) are
+    /// compiled once.
+    func postgresVariant(in scratch: ScratchFolder, sharingBuildOf sqliteProject: URL) throws {
+        let project = scratch.url.appendingPathComponent("NotesPG")
+        let made = try BoilerProcess.boiler(
+            [
+                "new", "Notes", "--template", "server", "--database", "postgres", "--kit-path",
+                BoilerProcess.kitRoot.path, "--output", project.path, "--no-interactive", "--no-git",
+            ], in: scratch.url)
+        try #require(made.status == 0, "\(made.output)")
+        let buildFolder = ["--scratch-path", sqliteProject.appendingPathComponent(".build").path]
+        let started = ContinuousClock.now
+        let build = try BoilerProcess.swift(["build", "--build-tests"] + buildFolder, in: project)
+        try #require(build.status == 0, "\(build.output)")
+        let built = ContinuousClock.now
+        let test = try BoilerProcess.swift(["test", "--skip-build"] + buildFolder, in: project)
+        #expect(test.status == 0, "\(test.output)")
+        #expect(test.output.contains("Note routes on PostgreSQL"), "\(test.output)")
+        print("server template on PostgreSQL: build \(built - started), test \(ContinuousClock.now - built)")
     }
 
     @Test("--database postgres writes a project on StoragePostgres that reads DATABASE_URL")

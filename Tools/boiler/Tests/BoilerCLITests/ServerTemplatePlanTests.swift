@@ -60,6 +60,13 @@ struct ServerTemplatePlanTests {
         #expect(database.contains("PostgresRecordBackend<Note>(url: url, table: \"notes\")"))
         #expect(try file("README.md", in: plan).contains("| `DATABASE_URL`"))
         #expect(try file("README.md", in: plan).contains("TEST_DATABASE_URL"))
+        // Its tests start a real PostgreSQL themselves.
+        #expect(
+            try file("Package.swift", in: plan).contains(
+                #".product(name: "StoragePostgresTesting", package: "boilerplate"),"#))
+        let postgresTests = try file("Tests/NotesCoreTests/PostgresRoutesTests.swift", in: plan)
+        #expect(postgresTests.contains("PostgresTestServer.with") && postgresTests.contains("func twoInstances()"))
+        #expect(try !file("Package.swift", in: try self.plan()).contains("StoragePostgresTesting"))
         #expect(plan.files.contains { $0.path == "Tests/NotesCoreTests/PostgresRoutesTests.swift" })
         #expect(try file(".boiler.json", in: plan).contains(#""database" : "postgres""#))
         let sqlitePlan = try self.plan()

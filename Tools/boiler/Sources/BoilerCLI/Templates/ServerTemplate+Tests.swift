@@ -3,35 +3,70 @@ extension ServerTemplate {
     static let postgresRoutesTests = """
         import Foundation
         import HummingbirdTesting
+        import StoragePostgresTesting
         import Testing
 
         @testable import {{Name}}Core
 
-        /// The routes against a real PostgreSQL server, when `TEST_DATABASE_URL` names one. The test
-        /// empties the `notes` table first: never point it at a database whose notes you want to keep.
-        @Suite("Note routes on PostgreSQL", .enabled(if: ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] != nil))
+        /// The routes against a real PostgreSQL: a throwaway server the test starts itself on
+        /// 127.0.0.1 (the kit's StoragePostgresTesting; skipped, saying why, where PostgreSQL is not
+        /// installed), or the database `TEST_DATABASE_URL` names. That database's `notes` table is
+        /// emptied first: never point it at a database whose notes you want to keep.
+        @Suite("Note routes on PostgreSQL")
         struct PostgresRoutesTests {
             @Test("create, filter, get and delete run in PostgreSQL")
             func roundTrip() async throws {
-                let text = try #require(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"])
-                let url = try #require(URL(string: text))
-                let database = try await {{Name}}Database.open(.postgres(url))
-                let existing = try await database.records.fetchAll()
-                try await database.records.write { batch in for note in existing { batch.delete(id: note.id) } }
-                try await withServer(database: database) { client, domain in
-                    let note = try await create(client, #"{"text": "Milk", "pinned": true}"#)
-                    _ = try await create(client, #"{"text": "Bread"}"#)
-                    try await client.execute(uri: "/notes?pinned=true&q=Mil", method: .get) { response in
-                        let page = try decode(NotePage.self, response)
-                        #expect(page.items.map(\\.id) == [note.id])
-                        #expect(page.total == 1)
+                try await withPostgres { url in
+                    let database = try await {{Name}}Database.open(.postgres(url))
+                    let existing = try await database.records.fetchAll()
+                    try await database.records.write { batch in for note in existing { batch.delete(id: note.id) } }
+                    try await withServer(database: database) { client, domain in
+                        let note = try await create(client, #"{"text": "Milk", "pinned": true}"#)
+                        _ = try await create(client, #"{"text": "Bread"}"#)
+                        try await client.execute(uri: "/notes?pinned=true&q=Mil", method: .get) { response in
+                            let page = try decode(NotePage.self, response)
+                            #expect(page.items.map(\\.id) == [note.id])
+                            #expect(page.total == 1)
+                        }
+                        try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
+                            #expect(response.status == .noContent)
+                        }
+                        let count = try await domain.records.count()
+                        #expect(count == 1)
                     }
-                    try await client.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
-                        #expect(response.status == .noContent)
-                    }
-                    let count = try await domain.records.count()
-                    #expect(count == 1)
                 }
+            }
+
+            @Test("two servers on one database behave as one: what one writes, the other serves")
+            func twoInstances() async throws {
+                try await withPostgres { url in
+                    let first = try await {{Name}}Database.open(.postgres(url))
+                    let second = try await {{Name}}Database.open(.postgres(url))
+                    try await withServer(database: first) { one, _ in
+                        try await withServer(database: second) { two, _ in
+                            let note = try await create(one, #"{"text": "Shared"}"#)
+                            try await two.execute(uri: "/notes/\\(note.id.uuidString)", method: .get) { response in
+                                #expect(response.status == .ok)
+                            }
+                            try await two.execute(uri: "/notes/\\(note.id.uuidString)", method: .delete) { response in
+                                #expect(response.status == .noContent)
+                            }
+                            try await one.execute(uri: "/notes/\\(note.id.uuidString)", method: .get) { response in
+                                #expect(response.status == .notFound)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Runs `body` with the URL of a PostgreSQL database for tests: `TEST_DATABASE_URL` when
+        /// set, else a fresh server on 127.0.0.1 that is stopped and deleted afterwards.
+        func withPostgres(_ body: (URL) async throws -> Void) async throws {
+            if let text = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] {
+                try await body(try #require(URL(string: text), "TEST_DATABASE_URL is not a URL"))
+            } else {
+                try await PostgresTestServer.with { server in try await body(server.url) }
             }
         }
 

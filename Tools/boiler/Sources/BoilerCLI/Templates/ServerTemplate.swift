@@ -34,11 +34,17 @@ enum ServerTemplate {
         ] + (postgres ? [PlannedFile("Tests/{{Name}}CoreTests/PostgresRoutesTests.swift", postgresRoutesTests)] : [])
     }
 
-    /// The manifest; a PostgreSQL project also depends on the kit's `StoragePostgres` add-on.
+    /// The manifest; a PostgreSQL project also depends on the kit's `StoragePostgres` add-on, and
+    /// its tests on `StoragePostgresTesting`, which starts a real PostgreSQL per test.
     static func manifest(postgres: Bool) -> String {
         let product =
             postgres ? "\n                .product(name: \"StoragePostgres\", package: \"{{kitIdentity}}\")," : ""
+        let testProduct =
+            postgres
+            ? ",\n                .product(name: \"StoragePostgresTesting\", package: \"{{kitIdentity}}\"),"
+            : ""
         return manifestText.replacingOccurrences(of: "{{postgresProduct}}", with: product)
+            .replacingOccurrences(of: "{{postgresTestProduct}}", with: testProduct)
     }
 
     static let manifestText = """
@@ -81,7 +87,9 @@ enum ServerTemplate {
                 ),
                 .testTarget(
                     name: "{{Name}}CoreTests",
-                    dependencies: ["{{Name}}Core", .product(name: "HummingbirdTesting", package: "hummingbird")]
+                    dependencies: [
+                        "{{Name}}Core", .product(name: "HummingbirdTesting", package: "hummingbird"){{postgresTestProduct}}
+                    ]
                 ),
             ]
         )

@@ -57,9 +57,13 @@ enum SharedFiles {
     /// How a PostgreSQL server's tests reach a database.
     static let testDatabase = """
 
-        `swift test` runs against SQLite files in temporary folders; with
-        `TEST_DATABASE_URL=postgres://…` set it also runs the routes against that PostgreSQL
-        database, emptying its `notes` table first — use a database of its own.
+        `swift test` runs against SQLite files in temporary folders, and the routes against a real
+        PostgreSQL: one the tests start themselves on 127.0.0.1 through the kit's
+        `StoragePostgresTesting` (it needs the PostgreSQL programs, e.g. `apt-get install
+        postgresql`; without them those tests say why and skip, and with
+        `BOILERPLATE_REQUIRE_POSTGRES=1` set they fail instead), or the database
+        `TEST_DATABASE_URL=postgres://…` names, whose `notes` table they empty first — use a
+        database of its own.
 
         """
 
