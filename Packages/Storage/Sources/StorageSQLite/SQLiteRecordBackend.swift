@@ -26,6 +26,10 @@ where Record.ID: Codable & Sendable {
     private let fields: [QueryField<Record>]
     private let queries: RecordSQL<Record>
     private let revisioned = Record.self is any RevisionedRecord.Type
+    /// The statements `apply` runs, by change kind (insert, update, save, delete), written once:
+    /// each write looks them up in GRDB's statement cache once per batch, not once per row.
+    private let writes: [String]
+    private let readBody: String
 
     /// A backend over the table `table` of the SQLite database at `url`, created if needed.
     ///
@@ -56,10 +60,26 @@ where Record.ID: Codable & Sendable {
     public init(database: any DatabaseWriter, table: String = "records") throws {
         self.database = database
         self.table = table
-        self.quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        self.quotedTable = quotedTable
         self.name = "\(database.path) (table \(table))"
-        self.fields = try QuerySchema.fields(of: Record.self)
+        let fields = try QuerySchema.fields(of: Record.self)
+        self.fields = fields
         self.queries = RecordSQL(dialect: .sqlite, table: quotedTable)
+        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
+        let marks = String(repeating: ", ?", count: fields.count)
+        let assignments = fields.map { ", \(RecordSQL<Record>.column($0.name)) = ?" }.joined()
+        let excluded = fields.map {
+            ", \(RecordSQL<Record>.column($0.name)) = excluded.\(RecordSQL<Record>.column($0.name))"
+        }.joined()
+        self.writes = [
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks))",
+            "UPDATE \(quotedTable) SET body = ?\(assignments) WHERE id = ?",
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks)) "
+                + "ON CONFLICT(id) DO UPDATE SET body = excluded.body\(excluded)",
+            "DELETE FROM \(quotedTable) WHERE id = ?",
+        ]
+        self.readBody = "SELECT body FROM \(quotedTable) WHERE id = ?"
         let create = "CREATE TABLE IF NOT EXISTS \(quotedTable) (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL)"
         do {
             try database.write { db in
@@ -121,8 +141,9 @@ where Record.ID: Codable & Sendable {
     /// Every record, in insertion order.
     public func fetchAll() async throws -> [Record] {
         let sql = "SELECT body FROM \(quotedTable) ORDER BY rowid"
-        let bodies = try await run { try await self.database.read { db in try Data.fetchAll(db, sql: sql) } }
-        return try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), StatementArguments()) }
+        }
     }
 
     /// The record with `id`, or nil.
@@ -132,16 +153,15 @@ where Record.ID: Codable & Sendable {
     public func fetch(id: Record.ID) async throws -> Record? {
         let sql = "SELECT body FROM \(quotedTable) WHERE id = ?"
         let key = RecordID.string(for: id)
-        let body = try await run {
-            try await self.database.read { db in try Data.fetchOne(db, sql: sql, arguments: [key]) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), [key]).first }
         }
-        return try body.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
     }
 
     /// The number of records.
     public func count() async throws -> Int {
         let sql = "SELECT COUNT(*) FROM \(quotedTable)"
-        return try await run { try await self.database.read { db in try Int.fetchOne(db, sql: sql) ?? 0 } }
+        return try await run { try await self.database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql)) ?? 0 } }
     }
 
     /// Applies `changes` in one SQLite transaction, all or nothing.
@@ -176,25 +196,16 @@ where Record.ID: Codable & Sendable {
             case .delete(let id): (3, RecordID.string(for: id), nil, [], nil)
             }
         }
-        let readBody = "SELECT body FROM \(quotedTable) WHERE id = ?"
-        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
-        let marks = String(repeating: ", ?", count: fields.count)
-        let assignments = fields.map { ", \(RecordSQL<Record>.column($0.name)) = ?" }.joined()
-        let excluded = fields.map {
-            ", \(RecordSQL<Record>.column($0.name)) = excluded.\(RecordSQL<Record>.column($0.name))"
-        }.joined()
-        let statements = [
-            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks))",
-            "UPDATE \(quotedTable) SET body = ?\(assignments) WHERE id = ?",
-            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks)) "
-                + "ON CONFLICT(id) DO UPDATE SET body = excluded.body\(excluded)",
-            "DELETE FROM \(quotedTable) WHERE id = ?",
-        ]
+        let readBody = readBody
+        let writes = writes
         try await run {
             try await self.database.write { db in
+                // Each kind's statement is looked up once per batch: hashing its SQL per row costs
+                // as much as binding the row.
+                var prepared: [Statement?] = [nil, nil, nil, nil]
                 for var row in rows {
                     if let record = row.record, let expected = Self.revision(of: record) {
-                        if let stored = try Data.fetchOne(db, sql: readBody, arguments: [row.id]) {
+                        if let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id]) {
                             let current =
                                 Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
                             guard current == expected else {
@@ -206,7 +217,13 @@ where Record.ID: Codable & Sendable {
                             throw StorageError.recordNotFound(id: row.id, in: name)
                         }
                     }
-                    let statement = try db.cachedStatement(sql: statements[row.kind])
+                    let statement: Statement
+                    if let known = prepared[row.kind] {
+                        statement = known
+                    } else {
+                        statement = try db.cachedStatement(sql: writes[row.kind])
+                        prepared[row.kind] = statement
+                    }
                     switch row.kind {
                     case 0:
                         do {
@@ -247,10 +264,21 @@ where Record.ID: Codable & Sendable {
     public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
         let (sql, bindings) = queries.select("body", plan)
         let arguments = StatementArguments(bindings.map(Self.databaseValue))
-        let bodies = try await run {
-            try await self.database.read { db in try Data.fetchAll(db, sql: sql, arguments: arguments) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), arguments) }
         }
-        return try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
+    }
+
+    /// The records in the bodies `statement` selects, decoded from SQLite's own memory for each
+    /// row (no copy of each body first).
+    private func records(_ statement: Statement, _ arguments: StatementArguments) throws -> [Record] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let reader = RecordCoding.Reader<Record>(in: name)
+        var records: [Record] = []
+        while let row = try rows.next() {
+            records.append(try row.withUnsafeData(atIndex: 0) { body in try reader.decode(body ?? Data()) })
+        }
+        return records
     }
 
     /// The number of records `plan`'s condition selects, counted by SQLite.
