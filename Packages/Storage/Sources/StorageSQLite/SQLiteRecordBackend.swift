@@ -173,29 +173,27 @@ where Record.ID: Codable & Sendable {
         let fields = fields
         let revisioned = revisioned
         // `record` is kept only for revisioned updates, whose body is re-encoded under the lock.
-        let rows: [(kind: Int, id: String, body: Data?, values: [DatabaseValue], record: Record?)] = try changes.map {
-            change in
-            switch change {
-            case .insert(let record):
-                (
-                    0, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record), nil
+        // The arguments are made here too, outside the lock.
+        let rows: [(kind: Int, id: String, values: [QueryValue], arguments: StatementArguments, record: Record?)] =
+            try changes.map { change in
+                let kind: Int
+                let record: Record
+                switch change {
+                case .insert(let inserted): (kind, record) = (0, inserted)
+                case .update(let updated): (kind, record) = (1, updated)
+                case .save(let saved): (kind, record) = (2, saved)
+                case .delete(let id):
+                    let key = RecordID.string(for: id)
+                    return (3, key, [], [key], nil)
+                }
+                let id = RecordID.string(for: record.id)
+                let values = fields.map { $0.value(of: record) }
+                let body = try RecordCoding.encode(record, in: name)
+                return (
+                    kind, id, values, Self.arguments(kind, id: id, body: body, values: values),
+                    revisioned && kind != 0 ? record : nil
                 )
-            case .update(let record):
-                (
-                    1, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record),
-                    revisioned ? record : nil
-                )
-            case .save(let record):
-                (
-                    2, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record),
-                    revisioned ? record : nil
-                )
-            case .delete(let id): (3, RecordID.string(for: id), nil, [], nil)
             }
-        }
         let readBody = readBody
         let writes = writes
         try await run {
@@ -212,7 +210,8 @@ where Record.ID: Codable & Sendable {
                                 throw RecordStoreError.staleRevision(
                                     id: row.id, expected: expected, stored: current, in: name)
                             }
-                            row.body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                            let body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                            row.arguments = Self.arguments(row.kind, id: row.id, body: body, values: row.values)
                         } else if row.kind == 1 {
                             throw StorageError.recordNotFound(id: row.id, in: name)
                         }
@@ -227,21 +226,14 @@ where Record.ID: Codable & Sendable {
                     switch row.kind {
                     case 0:
                         do {
-                            try statement.execute(
-                                arguments: StatementArguments(
-                                    [row.id.databaseValue, row.body.databaseValue] + row.values))
+                            try statement.execute(arguments: row.arguments)
                         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                             throw StorageError.duplicateRecord(id: row.id, in: name)
                         }
                     case 1:
-                        try statement.execute(
-                            arguments: StatementArguments(
-                                [row.body.databaseValue] + row.values + [row.id.databaseValue]))
+                        try statement.execute(arguments: row.arguments)
                         if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
-                    case 2:
-                        try statement.execute(
-                            arguments: StatementArguments([row.id.databaseValue, row.body.databaseValue] + row.values))
-                    default: try statement.execute(arguments: [row.id])
+                    default: try statement.execute(arguments: row.arguments)
                     }
                 }
             }
@@ -256,8 +248,28 @@ where Record.ID: Codable & Sendable {
         return revised as? Record ?? record
     }
 
-    private static func values(_ fields: [QueryField<Record>], _ record: Record) -> [DatabaseValue] {
-        fields.map { databaseValue($0.value(of: record)) }
+    /// A query value as a statement argument, as ``databaseValue(_:)`` stores it.
+    private static func argument(_ value: QueryValue) -> (any DatabaseValueConvertible)? {
+        switch value {
+        case .null: nil
+        case .bool(let flag): flag ? 1 : 0
+        case .integer(let number): number
+        case .real(let number): number
+        case .text(let text): text
+        }
+    }
+
+    /// The arguments of the statement for change `kind` (see `writes`). Built from existential
+    /// values: GRDB's initializer from `DatabaseValue`s instantiates a key path on every call,
+    /// which cost as much as the insert itself.
+    private static func arguments(_ kind: Int, id: String, body: Data, values: [QueryValue]) -> StatementArguments {
+        var list: [(any DatabaseValueConvertible)?] = []
+        list.reserveCapacity(values.count + 2)
+        if kind != 1 { list.append(id) }
+        list.append(body)
+        for value in values { list.append(argument(value)) }
+        if kind == 1 { list.append(id) }
+        return StatementArguments(list)
     }
 
     /// The records `plan` selects, filtered, sorted and windowed by SQLite using the field indexes.
@@ -265,7 +277,7 @@ where Record.ID: Codable & Sendable {
         let (sql, bindings) = queries.select("body", plan)
         let arguments = StatementArguments(bindings.map(Self.databaseValue))
         return try await run {
-            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), arguments) }
+            try await self.database.read { db in try self.records(db.makeStatement(sql: sql), arguments) }
         }
     }
 

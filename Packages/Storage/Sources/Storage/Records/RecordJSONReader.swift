@@ -12,19 +12,19 @@ import Serialization
 /// makes it give up, and the caller reads the document with the full reader, which also produces
 /// the error. A record type that needs an unhandled type is remembered, so it pays for the
 /// attempt once.
-final class RecordJSONReader<Value: Decodable> {
+package final class RecordJSONReader<Value: Decodable> {
     /// Whether this type may be read here (false once it met a type only the full reader handles).
     private var enabled: Bool
     /// The tape of the last document, kept for its capacity.
     private var tape: [TapeNode] = []
 
     /// A reader for documents holding a `Value`; reuse it for many documents of one batch.
-    init() {
+    package init() {
         enabled = !Self.unhandled.contains(ObjectIdentifier(Value.self))
     }
 
     /// The value in `data`, or nil when the full reader must read it.
-    func value(from data: Data) -> Value? {
+    package func value(from data: Data) -> Value? {
         guard enabled else { return nil }
         do {
             return try data.withUnsafeBytes { raw -> Value in
