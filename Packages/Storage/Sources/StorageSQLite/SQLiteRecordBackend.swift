@@ -161,7 +161,9 @@ where Record.ID: Codable & Sendable {
     /// The number of records.
     public func count() async throws -> Int {
         let sql = "SELECT COUNT(*) FROM \(quotedTable)"
-        return try await run { try await self.database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql)) ?? 0 } }
+        return try await run {
+            try await self.database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql)) ?? 0 }
+        }
     }
 
     /// Applies `changes` in one SQLite transaction, all or nothing.

@@ -72,17 +72,24 @@ struct RecordJSONFastReaderTests {
         }
     }
 
-    @Test("numbers read as the full reader reads them", arguments: [
-        "0", "-0", "1", "-1", "17", "9007199254740993", "123456789012345678", "0.1", "-0.0", "1.5e3", "1E-5", "2.5e+22",
-        "59.57142857142857", "0.30000000000000004", "1.7976931348623157e308", "5e-324", "123456789012345678901234567890",
-        "1.00000000000000000000000000001", "4.9406564584124654e-324", "1e23", "8.98846567431158e307",
-    ])
+    @Test(
+        "numbers read as the full reader reads them",
+        arguments: [
+            "0", "-0", "1", "-1", "17", "9007199254740993", "123456789012345678", "0.1", "-0.0", "1.5e3", "1E-5",
+            "2.5e+22",
+            "59.57142857142857", "0.30000000000000004", "1.7976931348623157e308", "5e-324",
+            "123456789012345678901234567890",
+            "1.00000000000000000000000000001", "4.9406564584124654e-324", "1e23", "8.98846567431158e307",
+        ])
     func numbers(_ text: String) {
         let fullDouble = full([Double].self, "[\(text)]")
         let storeDouble = store([Double].self, "[\(text)]")
-        #expect(String(describing: fullDouble.map { $0.map(\.bitPattern) }) == String(describing: storeDouble.map { $0.map(\.bitPattern) }))
+        #expect(
+            String(describing: fullDouble.map { $0.map(\.bitPattern) })
+                == String(describing: storeDouble.map { $0.map(\.bitPattern) }))
         #expect(String(describing: full([Int].self, "[\(text)]")) == String(describing: store([Int].self, "[\(text)]")))
-        #expect(String(describing: full([Float].self, "[\(text)]")) == String(describing: store([Float].self, "[\(text)]")))
+        #expect(
+            String(describing: full([Float].self, "[\(text)]")) == String(describing: store([Float].self, "[\(text)]")))
         #expect(
             String(describing: full([UInt8].self, "[\(text)]")) == String(describing: store([UInt8].self, "[\(text)]")))
     }
@@ -95,7 +102,8 @@ struct RecordJSONFastReaderTests {
             let bits = generator.next()
             var double = Double(bitPattern: bits)
             if !double.isFinite { double = Double(Int64(bitPattern: bits) >> 11) }
-            let text = String((0..<Int(bits % 12)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            let text = String(
+                (0..<Int(bits % 12)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
             let record = [Pair(number: double, text: text)]
             let data = try RecordJSON.data(record)
             let fast = try #require(RecordJSONReader<[Pair]>().value(from: data))
@@ -126,31 +134,33 @@ struct RecordJSONFastReaderTests {
         var text: String
     }
 
-    @Test("documents the fast reader does not vouch for go to the full reader, with the same outcome", arguments: [
-        #"{"id":1,"text":"a","id":2}"#,  // a repeated key
-        #"{"text":"a","id":1,"text":"b"}"#,  // a repeated key, keys out of order
-        #"{"id":1,"text":"\ud83d\ude00"}"#,  // a surrogate pair escape
-        #"{"id":1,"text":"\ud83d"}"#,  // a lone surrogate
-        #"{"id":1,"text":"\x"}"#,  // an invalid escape
-        "{\"id\":1,\"text\":\"\u{1}\"}",  // an unescaped control character
-        #"{"id":1.0,"text":"a"}"#,  // an integral fraction for an Int
-        #"{"id":1e2,"text":"a"}"#,  // an exponent for an Int
-        #"{"id":99999999999999999999,"text":"a"}"#,  // beyond Int
-        #"{"id":01,"text":"a"}"#,  // a leading zero
-        #"{"id":1,"text":"a"} x"#,  // trailing text
-        "\u{FEFF}{\"id\":1,\"text\":\"a\"}",  // a byte order mark
-        #"{"id":1,"text":"a","é":2}"#,  // a non-ASCII key
-        #"{"id":1,"te\u0078t":"a"}"#,  // an escaped key
-        #"{"id":1}"#,  // a missing key
-        #"{"id":null,"text":"a"}"#,  // null for a non-optional
-        #"{"id":"1","text":"a"}"#,  // a string for an Int
-        #"{"id":1,"text":"a",}"#,  // a trailing comma
-        #"{"id":1,"text":"a"#,  // truncated
-        #"[{"id":1,"text":"a"}]"#,  // an array for an object
-        #" { "id" : 1 , "text" : "a" , "extra" : [ 1 , { "x" : null } ] } "#,  // whitespace, an unread value
-        #"{"id":1,"text":"a","extra":{"k":1,"k":2}}"#,  // a repeated key in an unread object
-        #"{"id":1,"text":"a","extra":1e400}"#,  // an unread number beyond Double
-    ])
+    @Test(
+        "documents the fast reader does not vouch for go to the full reader, with the same outcome",
+        arguments: [
+            #"{"id":1,"text":"a","id":2}"#,  // a repeated key
+            #"{"text":"a","id":1,"text":"b"}"#,  // a repeated key, keys out of order
+            #"{"id":1,"text":"\ud83d\ude00"}"#,  // a surrogate pair escape
+            #"{"id":1,"text":"\ud83d"}"#,  // a lone surrogate
+            #"{"id":1,"text":"\x"}"#,  // an invalid escape
+            "{\"id\":1,\"text\":\"\u{1}\"}",  // an unescaped control character
+            #"{"id":1.0,"text":"a"}"#,  // an integral fraction for an Int
+            #"{"id":1e2,"text":"a"}"#,  // an exponent for an Int
+            #"{"id":99999999999999999999,"text":"a"}"#,  // beyond Int
+            #"{"id":01,"text":"a"}"#,  // a leading zero
+            #"{"id":1,"text":"a"} x"#,  // trailing text
+            "\u{FEFF}{\"id\":1,\"text\":\"a\"}",  // a byte order mark
+            #"{"id":1,"text":"a","é":2}"#,  // a non-ASCII key
+            #"{"id":1,"te\u0078t":"a"}"#,  // an escaped key
+            #"{"id":1}"#,  // a missing key
+            #"{"id":null,"text":"a"}"#,  // null for a non-optional
+            #"{"id":"1","text":"a"}"#,  // a string for an Int
+            #"{"id":1,"text":"a",}"#,  // a trailing comma
+            #"{"id":1,"text":"a"#,  // truncated
+            #"[{"id":1,"text":"a"}]"#,  // an array for an object
+            #" { "id" : 1 , "text" : "a" , "extra" : [ 1 , { "x" : null } ] } "#,  // whitespace, an unread value
+            #"{"id":1,"text":"a","extra":{"k":1,"k":2}}"#,  // a repeated key in an unread object
+            #"{"id":1,"text":"a","extra":1e400}"#,  // an unread number beyond Double
+        ])
     func sameOutcome(_ text: String) {
         #expect(String(describing: full(Small.self, text)) == String(describing: store(Small.self, text)))
     }

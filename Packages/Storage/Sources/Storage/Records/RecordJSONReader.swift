@@ -533,7 +533,8 @@ final class TapeDecoder: Decoder {
         let node = tape[index]
         guard node.kind == .number || node.kind == .integer else { throw GiveUp() }
         if let exact = exactDouble(Int(node.start), Int(node.end)) { return exact }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]), as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]), as: UTF8.self)
         // At most 30 digits and a two-digit exponent: finite, and the nearest Double, as the
         // reader's exact number converts.
         guard let value = Double(text), value.isFinite else { throw GiveUp() }
@@ -617,7 +618,9 @@ final class TapeDecoder: Decoder {
 
     /// The text of the key node at `index` (ASCII, unescaped).
     func keyText(_ index: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(tape[index].start)..<Int(tape[index].end)]), as: UTF8.self)
+        String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[Int(tape[index].start)..<Int(tape[index].end)]), as: UTF8.self
+        )
     }
 }
 
