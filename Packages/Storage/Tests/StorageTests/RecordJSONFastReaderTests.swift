@@ -188,6 +188,25 @@ struct RecordJSONFastReaderTests {
         }
     }
 
+    /// A model that swallows decoding errors, taking a default instead.
+    struct Forgiving: Decodable, Equatable {
+        enum CodingKeys: String, CodingKey { case number }
+        var number: Int
+        init(number: Int) { self.number = number }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            number = (try? container.decode(Int.self, forKey: .number)) ?? -1
+        }
+    }
+
+    @Test("a model that catches the fast reader giving up still gets the full reader's value")
+    func caughtGiveUp() throws {
+        // The full reader reads the integral fraction as 5; the fast reader gives up there.
+        let data = Data(#"{"number":5.0}"#.utf8)
+        #expect(RecordJSONReader<Forgiving>().value(from: data) == nil)
+        #expect(try RecordJSON.value(Forgiving.self, from: data) == Forgiving(number: 5))
+    }
+
     struct Dated: Codable, Equatable {
         var id: Int
         var when: Date

@@ -37,8 +37,8 @@ package final class RecordJSONReader<Value: Decodable> {
                 try scanner.document()
                 let decoder = TapeDecoder(bytes: bytes, tape: scanner.tape)
                 let value = try decoder.read(Value.self, at: 0, path: [])
-                // `contains` cannot throw: it notes that it would have given up instead.
-                if decoder.gaveUp { throw GiveUp() }
+                // A model may have caught a give-up (or `contains` noted one): the result is not the full reader's.
+                if decoder.gaveUp { throw GiveUp(byType: decoder.gaveUpByType) }
                 return value
             }
         } catch let giveUp as GiveUp where giveUp.byType {
@@ -396,8 +396,11 @@ final class TapeDecoder: Decoder {
     let tape: [TapeNode]
     var node = 0
     var codingPath: [any CodingKey] = []
-    /// Set when a container method that cannot throw met something the full reader must read.
+    /// Set whenever this decoder gives up, even if the model catches the error and carries on
+    /// (`try?` with a default): the full reader might not have failed there, so the result
+    /// cannot be trusted.
     var gaveUp = false
+    var gaveUpByType = false
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(bytes: UnsafeBufferPointer<UInt8>, tape: [TapeNode]) {
@@ -405,13 +408,20 @@ final class TapeDecoder: Decoder {
         self.tape = tape
     }
 
+    /// The error that hands the document to the full reader, noted on the way.
+    func giveUp(byType: Bool = false) -> GiveUp {
+        gaveUp = true
+        if byType { gaveUpByType = true }
+        return GiveUp(byType: byType)
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard tape[node].kind == .object else { throw GiveUp() }
+        guard tape[node].kind == .object else { throw giveUp() }
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard tape[node].kind == .array else { throw GiveUp() }
+        guard tape[node].kind == .array else { throw giveUp() }
         return TapeUnkeyedContainer(decoder: self, array: node, codingPath: codingPath)
     }
 
@@ -426,14 +436,14 @@ final class TapeDecoder: Decoder {
         if T.self == Date.self || T.self == Data.self || T.self == Decimal.self || T.self == KeyValue.self
             || T.self is any Versioned.Type
         {
-            throw GiveUp(byType: true)
+            throw giveUp(byType: true)
         }
         if T.self == UUID.self {
-            guard let uuid = UUID(uuidString: try string(at: index)) as? T else { throw GiveUp() }
+            guard let uuid = UUID(uuidString: try string(at: index)) as? T else { throw giveUp() }
             return uuid
         }
         if T.self == URL.self {
-            guard let url = URL(string: try string(at: index)) as? T else { throw GiveUp() }
+            guard let url = URL(string: try string(at: index)) as? T else { throw giveUp() }
             return url
         }
         let saved = (node, codingPath)
@@ -465,7 +475,7 @@ final class TapeDecoder: Decoder {
 
     func bool(at index: Int) throws -> Bool {
         let node = tape[index]
-        guard node.kind == .bool else { throw GiveUp() }
+        guard node.kind == .bool else { throw giveUp() }
         return node.count == 1
     }
 
@@ -475,7 +485,7 @@ final class TapeDecoder: Decoder {
         switch node.kind {
         case .string: return String(decoding: text, as: UTF8.self)
         case .escapedString: return Self.unescaped(text)
-        default: throw GiveUp()
+        default: throw giveUp()
         }
     }
 
@@ -514,7 +524,7 @@ final class TapeDecoder: Decoder {
     /// reader, which also accepts integral fractions.
     func integer<N: FixedWidthInteger>(_ type: N.Type, at index: Int) throws -> N {
         let node = tape[index]
-        guard node.kind == .integer else { throw GiveUp() }
+        guard node.kind == .integer else { throw giveUp() }
         var cursor = Int(node.start)
         let end = Int(node.end)
         let negative = bytes[cursor] == UInt8(ascii: "-")
@@ -525,19 +535,19 @@ final class TapeDecoder: Decoder {
             value = value * 10 + Int(bytes[cursor] - 48)
             cursor += 1
         }
-        guard let result = N(exactly: negative ? -value : value) else { throw GiveUp() }
+        guard let result = N(exactly: negative ? -value : value) else { throw giveUp() }
         return result
     }
 
     func double(at index: Int) throws -> Double {
         let node = tape[index]
-        guard node.kind == .number || node.kind == .integer else { throw GiveUp() }
+        guard node.kind == .number || node.kind == .integer else { throw giveUp() }
         if let exact = exactDouble(Int(node.start), Int(node.end)) { return exact }
         let text = String(
             decoding: UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]), as: UTF8.self)
         // At most 30 digits and a two-digit exponent: finite, and the nearest Double, as the
         // reader's exact number converts.
-        guard let value = Double(text), value.isFinite else { throw GiveUp() }
+        guard let value = Double(text), value.isFinite else { throw giveUp() }
         return value
     }
 
@@ -601,7 +611,7 @@ final class TapeDecoder: Decoder {
 
     func float(at index: Int) throws -> Float {
         let value = Float(try double(at: index))
-        guard value.isFinite else { throw GiveUp() }
+        guard value.isFinite else { throw giveUp() }
         return value
     }
 
@@ -652,13 +662,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 }
                 index = Int(tape[index + 1].next)
             }
-            for byte in wanted where byte >= 0x80 { throw GiveUp() }
+            for byte in wanted where byte >= 0x80 { throw decoder.giveUp() }
             return nil
         }
     }
 
     func value(_ key: Key) throws -> Int {
-        guard let index = try find(key) else { throw GiveUp() }
+        guard let index = try find(key) else { throw decoder.giveUp() }
         return index
     }
 
@@ -666,7 +676,6 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             return try find(key) != nil
         } catch {
-            decoder.gaveUp = true
             return false
         }
     }
@@ -718,19 +727,19 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try value(key)
-        guard decoder.tape[index].kind == .object else { throw GiveUp() }
+        guard decoder.tape[index].kind == .object else { throw decoder.giveUp() }
         return KeyedDecodingContainer(
             TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, codingPath: codingPath + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try value(key)
-        guard decoder.tape[index].kind == .array else { throw GiveUp() }
+        guard decoder.tape[index].kind == .array else { throw decoder.giveUp() }
         return TapeUnkeyedContainer(decoder: decoder, array: index, codingPath: codingPath + [key])
     }
 
-    func superDecoder() throws -> any Decoder { throw GiveUp(byType: true) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { throw GiveUp(byType: true) }
+    func superDecoder() throws -> any Decoder { throw decoder.giveUp(byType: true) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw decoder.giveUp(byType: true) }
 }
 
 struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
@@ -752,7 +761,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The current element's node, moving past it.
     mutating func next() throws -> Int {
-        guard !isAtEnd else { throw GiveUp() }
+        guard !isAtEnd else { throw decoder.giveUp() }
         let index = cursor
         cursor = Int(decoder.tape[index].next)
         currentIndex += 1
@@ -760,7 +769,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { throw GiveUp() }
+        guard !isAtEnd else { throw decoder.giveUp() }
         guard decoder.tape[cursor].kind == .null else { return false }
         _ = try next()
         return true
@@ -778,7 +787,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let position = currentIndex
         let index = try next()
-        guard decoder.tape[index].kind == .object else { throw GiveUp() }
+        guard decoder.tape[index].kind == .object else { throw decoder.giveUp() }
         return KeyedDecodingContainer(
             TapeKeyedContainer<NestedKey>(
                 decoder: decoder, object: index, codingPath: codingPath + [IndexKey(intValue: position)]))
@@ -787,12 +796,12 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let position = currentIndex
         let index = try next()
-        guard decoder.tape[index].kind == .array else { throw GiveUp() }
+        guard decoder.tape[index].kind == .array else { throw decoder.giveUp() }
         return TapeUnkeyedContainer(
             decoder: decoder, array: index, codingPath: codingPath + [IndexKey(intValue: position)])
     }
 
-    mutating func superDecoder() throws -> any Decoder { throw GiveUp(byType: true) }
+    mutating func superDecoder() throws -> any Decoder { throw decoder.giveUp(byType: true) }
 }
 
 struct TapeSingleValueContainer: SingleValueDecodingContainer {
