@@ -34,22 +34,21 @@ struct RecordJSONFastReaderTests {
     static let plain = Plain(
         id: -42, title: "Quote \" slash \\ tab \t line \n é 漢字 🙂 \u{0001}", score: 59.57142857142857, small: -8,
         big: 123_456_789, ratio: 0.1, flag: true, missing: nil, present: 7,
-        inner: Inner(name: "inner", tags: ["a", "", "c"]), list: [1, -2, 3], nested: [[1.5, -0.0], [], [1e-7]],
+        inner: Plain.Inner(name: "inner", tags: ["a", "", "c"]), list: [1, -2, 3], nested: [[1.5, -0.0], [], [1e-7]],
         map: ["one": 1, "two": 2], mood: .busy, uuid: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
         link: URL(string: "https://example.com/a?b=c")!)
 
-    /// What the full reader makes of `text`: the value, or its error's description.
-    func full<Value: Decodable>(_ type: Value.Type, _ text: String) -> Result<Value, String> {
-        do { return .success(try Serializer(.json).read(type, from: Data(text.utf8))) } catch {
-            return .failure(String(describing: error))
+    /// What the full reader makes of `text`: the value, or its error, as text (a double's text
+    /// tells every value apart, `-0.0` from `0.0` too).
+    func full<Value: Decodable>(_ type: Value.Type, _ text: String) -> String {
+        do { return "\(try Serializer(.json).read(type, from: Data(text.utf8)))" } catch {
+            return "error: \(error)"
         }
     }
 
-    /// What the store reads from `text` (the fast reader, else the full one).
-    func store<Value: Decodable>(_ type: Value.Type, _ text: String) -> Result<Value, String> {
-        do { return .success(try RecordJSON.value(type, from: Data(text.utf8))) } catch {
-            return .failure(String(describing: error))
-        }
+    /// What the store reads from `text` (the fast reader, else the full one), as text.
+    func store<Value: Decodable>(_ type: Value.Type, _ text: String) -> String {
+        do { return "\(try RecordJSON.value(type, from: Data(text.utf8)))" } catch { return "error: \(error)" }
     }
 
     @Test("a plain record written by the store is read by the fast reader, equal to the full reader's")
@@ -82,34 +81,41 @@ struct RecordJSONFastReaderTests {
             "1.00000000000000000000000000001", "4.9406564584124654e-324", "1e23", "8.98846567431158e307",
         ])
     func numbers(_ text: String) {
-        let fullDouble = full([Double].self, "[\(text)]")
-        let storeDouble = store([Double].self, "[\(text)]")
+        #expect(full([Double].self, "[\(text)]") == store([Double].self, "[\(text)]"))
+        #expect(full([Int].self, "[\(text)]") == store([Int].self, "[\(text)]"))
         #expect(
-            String(describing: fullDouble.map { $0.map(\.bitPattern) })
-                == String(describing: storeDouble.map { $0.map(\.bitPattern) }))
-        #expect(String(describing: full([Int].self, "[\(text)]")) == String(describing: store([Int].self, "[\(text)]")))
+            full([Float].self, "[\(text)]") == store([Float].self, "[\(text)]"))
         #expect(
-            String(describing: full([Float].self, "[\(text)]")) == String(describing: store([Float].self, "[\(text)]")))
-        #expect(
-            String(describing: full([UInt8].self, "[\(text)]")) == String(describing: store([UInt8].self, "[\(text)]")))
+            full([UInt8].self, "[\(text)]") == store([UInt8].self, "[\(text)]"))
     }
 
     @Test("random doubles and strings read back exactly")
     func randomValues() throws {
         var generator = SplitMix(seed: 23)
         let alphabet = Array("aZ09 \"\\/\n\t\u{0}\u{1F}é漢🙂\u{7F}\u{FFFF}")
-        for _ in 0..<300 {
+        var answered = 0
+        for round in 0..<600 {
             let bits = generator.next()
+            // Half any finite double (many have three-digit exponents: the full reader's), half
+            // doubles of everyday size.
             var double = Double(bitPattern: bits)
-            if !double.isFinite { double = Double(Int64(bitPattern: bits) >> 11) }
+            if round.isMultiple(of: 2) || !double.isFinite {
+                double = Double(Int64(bitPattern: bits) >> 11) / Double(1 << (bits % 40))
+            }
             let text = String(
                 (0..<Int(bits % 12)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
             let record = [Pair(number: double, text: text)]
             let data = try RecordJSON.data(record)
-            let fast = try #require(RecordJSONReader<[Pair]>().value(from: data))
-            #expect(fast[0].number.bitPattern == double.bitPattern)
-            #expect(fast[0].text == text)
+            if let fast = RecordJSONReader<[Pair]>().value(from: data) {
+                answered += 1
+                #expect(fast[0].number.bitPattern == double.bitPattern)
+                #expect(fast[0].text == text)
+            }
+            let stored = try RecordJSON.value([Pair].self, from: data)
+            #expect(stored[0].number.bitPattern == double.bitPattern)
+            #expect(stored[0].text == text)
         }
+        #expect(answered >= 300)
     }
 
     struct Pair: Codable, Equatable {
@@ -162,7 +168,7 @@ struct RecordJSONFastReaderTests {
             #"{"id":1,"text":"a","extra":1e400}"#,  // an unread number beyond Double
         ])
     func sameOutcome(_ text: String) {
-        #expect(String(describing: full(Small.self, text)) == String(describing: store(Small.self, text)))
+        #expect(full(Small.self, text) == store(Small.self, text))
     }
 
     @Test("invalid UTF-8 is refused as the full reader refuses it")
@@ -177,7 +183,7 @@ struct RecordJSONFastReaderTests {
     func deepNesting() {
         let text = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
         #expect(RecordJSONReader<Deep>().value(from: Data(text.utf8)) == nil)
-        #expect(String(describing: full(Deep.self, text)) == String(describing: store(Deep.self, text)))
+        #expect(full(Deep.self, text) == store(Deep.self, text))
     }
 
     indirect enum Deep: Codable, Equatable {
