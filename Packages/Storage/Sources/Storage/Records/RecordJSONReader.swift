@@ -19,8 +19,13 @@ package final class RecordJSONReader<Value: Decodable> {
     private var tape: [TapeNode] = []
 
     /// A reader for documents holding a `Value`; reuse it for many documents of one batch.
+    /// Whether `Value` itself is an ordinary model (no scalar, no type the full reader treats
+    /// itself): then each document goes straight to `Value.init(from:)`, the checks made once here.
+    private let ordinaryRoot: Bool
+
     package init() {
         enabled = !Self.unhandled.contains(ObjectIdentifier(Value.self))
+        ordinaryRoot = TapeDecoder.isOrdinary(Value.self)
     }
 
     /// The value in `data`, or nil when the full reader must read it.
@@ -36,7 +41,7 @@ package final class RecordJSONReader<Value: Decodable> {
                 defer { swap(&scanner.tape, &tape) }
                 try scanner.document()
                 let decoder = TapeDecoder(bytes: bytes, tape: scanner.tape)
-                let value = try decoder.read(Value.self, at: 0, path: [])
+                let value = try ordinaryRoot ? Value(from: decoder) : decoder.read(Value.self, at: 0, path: [])
                 // A model may have caught a give-up (or `contains` noted one): the result is not the full reader's.
                 if decoder.gaveUp { throw GiveUp(byType: decoder.gaveUpByType) }
                 return value
@@ -427,6 +432,16 @@ final class TapeDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         TapeSingleValueContainer(decoder: self, node: node, codingPath: codingPath)
+    }
+
+    /// Whether ``read(_:at:path:)`` would decode `T` with `T.init(from:)` and nothing else.
+    static func isOrdinary<T>(_ type: T.Type) -> Bool {
+        let special: [Any.Type] = [
+            String.self, Int.self, Double.self, Bool.self, Float.self, Int64.self, Int32.self, Int16.self, Int8.self,
+            UInt.self, UInt64.self, UInt32.self, UInt16.self, UInt8.self, Date.self, Data.self, Decimal.self,
+            KeyValue.self, UUID.self, URL.self,
+        ]
+        return !special.contains { $0 == T.self } && !(T.self is any Versioned.Type)
     }
 
     /// A `T` read from the value at `index`, with `path` as its coding path.
