@@ -26,6 +26,10 @@ where Record.ID: Codable & Sendable {
     private let fields: [QueryField<Record>]
     private let queries: RecordSQL<Record>
     private let revisioned = Record.self is any RevisionedRecord.Type
+    /// The statements `apply` runs, by change kind (insert, update, save, delete), written once:
+    /// each write looks them up in GRDB's statement cache once per batch, not once per row.
+    private let writes: [String]
+    private let readBody: String
 
     /// A backend over the table `table` of the SQLite database at `url`, created if needed.
     ///
@@ -56,10 +60,26 @@ where Record.ID: Codable & Sendable {
     public init(database: any DatabaseWriter, table: String = "records") throws {
         self.database = database
         self.table = table
-        self.quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        self.quotedTable = quotedTable
         self.name = "\(database.path) (table \(table))"
-        self.fields = try QuerySchema.fields(of: Record.self)
+        let fields = try QuerySchema.fields(of: Record.self)
+        self.fields = fields
         self.queries = RecordSQL(dialect: .sqlite, table: quotedTable)
+        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
+        let marks = String(repeating: ", ?", count: fields.count)
+        let assignments = fields.map { ", \(RecordSQL<Record>.column($0.name)) = ?" }.joined()
+        let excluded = fields.map {
+            ", \(RecordSQL<Record>.column($0.name)) = excluded.\(RecordSQL<Record>.column($0.name))"
+        }.joined()
+        self.writes = [
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks))",
+            "UPDATE \(quotedTable) SET body = ?\(assignments) WHERE id = ?",
+            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks)) "
+                + "ON CONFLICT(id) DO UPDATE SET body = excluded.body\(excluded)",
+            "DELETE FROM \(quotedTable) WHERE id = ?",
+        ]
+        self.readBody = "SELECT body FROM \(quotedTable) WHERE id = ?"
         let create = "CREATE TABLE IF NOT EXISTS \(quotedTable) (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL)"
         do {
             try database.write { db in
@@ -121,8 +141,9 @@ where Record.ID: Codable & Sendable {
     /// Every record, in insertion order.
     public func fetchAll() async throws -> [Record] {
         let sql = "SELECT body FROM \(quotedTable) ORDER BY rowid"
-        let bodies = try await run { try await self.database.read { db in try Data.fetchAll(db, sql: sql) } }
-        return try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), StatementArguments()) }
+        }
     }
 
     /// The record with `id`, or nil.
@@ -132,16 +153,17 @@ where Record.ID: Codable & Sendable {
     public func fetch(id: Record.ID) async throws -> Record? {
         let sql = "SELECT body FROM \(quotedTable) WHERE id = ?"
         let key = RecordID.string(for: id)
-        let body = try await run {
-            try await self.database.read { db in try Data.fetchOne(db, sql: sql, arguments: [key]) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.cachedStatement(sql: sql), [key]).first }
         }
-        return try body.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
     }
 
     /// The number of records.
     public func count() async throws -> Int {
         let sql = "SELECT COUNT(*) FROM \(quotedTable)"
-        return try await run { try await self.database.read { db in try Int.fetchOne(db, sql: sql) ?? 0 } }
+        return try await run {
+            try await self.database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql)) ?? 0 }
+        }
     }
 
     /// Applies `changes` in one SQLite transaction, all or nothing.
@@ -153,78 +175,67 @@ where Record.ID: Codable & Sendable {
         let fields = fields
         let revisioned = revisioned
         // `record` is kept only for revisioned updates, whose body is re-encoded under the lock.
-        let rows: [(kind: Int, id: String, body: Data?, values: [DatabaseValue], record: Record?)] = try changes.map {
-            change in
-            switch change {
-            case .insert(let record):
-                (
-                    0, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record), nil
+        // The arguments are made here too, outside the lock.
+        let rows: [(kind: Int, id: String, values: [QueryValue], arguments: StatementArguments, record: Record?)] =
+            try changes.map { change in
+                let kind: Int
+                let record: Record
+                switch change {
+                case .insert(let inserted): (kind, record) = (0, inserted)
+                case .update(let updated): (kind, record) = (1, updated)
+                case .save(let saved): (kind, record) = (2, saved)
+                case .delete(let id):
+                    let key = RecordID.string(for: id)
+                    return (3, key, [], [key], nil)
+                }
+                let id = RecordID.string(for: record.id)
+                let values = fields.map { $0.value(of: record) }
+                let body = try RecordCoding.encode(record, in: name)
+                return (
+                    kind, id, values, Self.arguments(kind, id: id, body: body, values: values),
+                    revisioned && kind != 0 ? record : nil
                 )
-            case .update(let record):
-                (
-                    1, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record),
-                    revisioned ? record : nil
-                )
-            case .save(let record):
-                (
-                    2, RecordID.string(for: record.id), try RecordCoding.encode(record, in: name),
-                    Self.values(fields, record),
-                    revisioned ? record : nil
-                )
-            case .delete(let id): (3, RecordID.string(for: id), nil, [], nil)
             }
-        }
-        let readBody = "SELECT body FROM \(quotedTable) WHERE id = ?"
-        let columns = fields.map { ", " + RecordSQL<Record>.column($0.name) }.joined()
-        let marks = String(repeating: ", ?", count: fields.count)
-        let assignments = fields.map { ", \(RecordSQL<Record>.column($0.name)) = ?" }.joined()
-        let excluded = fields.map {
-            ", \(RecordSQL<Record>.column($0.name)) = excluded.\(RecordSQL<Record>.column($0.name))"
-        }.joined()
-        let statements = [
-            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks))",
-            "UPDATE \(quotedTable) SET body = ?\(assignments) WHERE id = ?",
-            "INSERT INTO \(quotedTable) (id, body\(columns)) VALUES (?, ?\(marks)) "
-                + "ON CONFLICT(id) DO UPDATE SET body = excluded.body\(excluded)",
-            "DELETE FROM \(quotedTable) WHERE id = ?",
-        ]
+        let readBody = readBody
+        let writes = writes
         try await run {
             try await self.database.write { db in
+                // Each kind's statement is looked up once per batch: hashing its SQL per row costs
+                // as much as binding the row.
+                var prepared: [Statement?] = [nil, nil, nil, nil]
                 for var row in rows {
                     if let record = row.record, let expected = Self.revision(of: record) {
-                        if let stored = try Data.fetchOne(db, sql: readBody, arguments: [row.id]) {
+                        if let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id]) {
                             let current =
                                 Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
                             guard current == expected else {
                                 throw RecordStoreError.staleRevision(
                                     id: row.id, expected: expected, stored: current, in: name)
                             }
-                            row.body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                            let body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                            row.arguments = Self.arguments(row.kind, id: row.id, body: body, values: row.values)
                         } else if row.kind == 1 {
                             throw StorageError.recordNotFound(id: row.id, in: name)
                         }
                     }
-                    let statement = try db.cachedStatement(sql: statements[row.kind])
+                    let statement: Statement
+                    if let known = prepared[row.kind] {
+                        statement = known
+                    } else {
+                        statement = try db.cachedStatement(sql: writes[row.kind])
+                        prepared[row.kind] = statement
+                    }
                     switch row.kind {
                     case 0:
                         do {
-                            try statement.execute(
-                                arguments: StatementArguments(
-                                    [row.id.databaseValue, row.body.databaseValue] + row.values))
+                            try statement.execute(arguments: row.arguments)
                         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                             throw StorageError.duplicateRecord(id: row.id, in: name)
                         }
                     case 1:
-                        try statement.execute(
-                            arguments: StatementArguments(
-                                [row.body.databaseValue] + row.values + [row.id.databaseValue]))
+                        try statement.execute(arguments: row.arguments)
                         if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
-                    case 2:
-                        try statement.execute(
-                            arguments: StatementArguments([row.id.databaseValue, row.body.databaseValue] + row.values))
-                    default: try statement.execute(arguments: [row.id])
+                    default: try statement.execute(arguments: row.arguments)
                     }
                 }
             }
@@ -239,18 +250,49 @@ where Record.ID: Codable & Sendable {
         return revised as? Record ?? record
     }
 
-    private static func values(_ fields: [QueryField<Record>], _ record: Record) -> [DatabaseValue] {
-        fields.map { databaseValue($0.value(of: record)) }
+    /// A query value as a statement argument, as ``databaseValue(_:)`` stores it.
+    private static func argument(_ value: QueryValue) -> (any DatabaseValueConvertible)? {
+        switch value {
+        case .null: nil
+        case .bool(let flag): flag ? 1 : 0
+        case .integer(let number): number
+        case .real(let number): number
+        case .text(let text): text
+        }
+    }
+
+    /// The arguments of the statement for change `kind` (see `writes`). Built from existential
+    /// values: GRDB's initializer from `DatabaseValue`s instantiates a key path on every call,
+    /// which cost as much as the insert itself.
+    private static func arguments(_ kind: Int, id: String, body: Data, values: [QueryValue]) -> StatementArguments {
+        var list: [(any DatabaseValueConvertible)?] = []
+        list.reserveCapacity(values.count + 2)
+        if kind != 1 { list.append(id) }
+        list.append(body)
+        for value in values { list.append(argument(value)) }
+        if kind == 1 { list.append(id) }
+        return StatementArguments(list)
     }
 
     /// The records `plan` selects, filtered, sorted and windowed by SQLite using the field indexes.
     public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
         let (sql, bindings) = queries.select("body", plan)
         let arguments = StatementArguments(bindings.map(Self.databaseValue))
-        let bodies = try await run {
-            try await self.database.read { db in try Data.fetchAll(db, sql: sql, arguments: arguments) }
+        return try await run {
+            try await self.database.read { db in try self.records(db.makeStatement(sql: sql), arguments) }
         }
-        return try bodies.map { try RecordCoding.decode(Record.self, from: $0, in: name) }
+    }
+
+    /// The records in the bodies `statement` selects, decoded from SQLite's own memory for each
+    /// row (no copy of each body first).
+    private func records(_ statement: Statement, _ arguments: StatementArguments) throws -> [Record] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let reader = RecordCoding.Reader<Record>(in: name)
+        var records: [Record] = []
+        while let row = try rows.next() {
+            records.append(try row.withUnsafeData(atIndex: 0) { body in try reader.decode(body ?? Data()) })
+        }
+        return records
     }
 
     /// The number of records `plan`'s condition selects, counted by SQLite.

@@ -57,4 +57,6 @@ for (suite, makeCases) in suites where wanted(suite) {
     }
     await SuiteCleanup.run()
 }
+// The suites' databases and files, shared by their cases, go once every case has run.
+ScratchFolders.removeAll()
 if failures > 0 { exit(1) }

@@ -47,8 +47,8 @@ enum RecordsBenchmarks {
     }
 
     static func cases() async throws -> [BenchmarkCase] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Removed with its databases when the run ends (the 100k databases serve two cases).
+        let folder = try ScratchFolders.make("records-bench")
         let fresh = { folder.appendingPathComponent("\(UUID().uuidString).sqlite") }
         let tenThousand = (0..<10_000).map(note)
         var cases: [BenchmarkCase] = []

@@ -48,7 +48,7 @@ enum StorageBenchmarks {
     }
 
     static func cases() async throws -> [BenchmarkCase] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storage-bench-\(UUID().uuidString)")
+        let folder = try ScratchFolders.make("storage-bench")
         let fast = try FileStore(directory: folder.appendingPathComponent("fast"), durability: .none)
         let durable = try FileStore(directory: folder.appendingPathComponent("durable"))
         var cases: [BenchmarkCase] = []
