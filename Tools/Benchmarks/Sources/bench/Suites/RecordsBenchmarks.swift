@@ -14,8 +14,8 @@ import StorageSQLite
 /// - `query-vs-closure-100k-sqlite`: the same key-path query against today's closure
 ///   `fetch(where:)`, which loads and decodes all 100 000 records to filter them in Swift.
 ///
-/// PostgreSQL against raw postgres-nio is not here: it needs a server started with `initdb` and
-/// `pg_ctl` as an unprivileged user, which the benchmark harness does not do.
+/// PostgreSQL against raw postgres-nio is the `records-postgres` suite
+/// (`RecordsPostgresBenchmarks`), on a server it starts itself.
 enum RecordsBenchmarks {
     /// A queryable record; also a GRDB record for the raw peer.
     struct Note: Codable, Identifiable, Sendable, FetchableRecord, PersistableRecord {
