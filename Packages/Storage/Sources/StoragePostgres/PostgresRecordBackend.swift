@@ -431,7 +431,16 @@ where Record.ID: Codable & Sendable {
     private func scalar(_ sql: String, _ values: [QueryValue]) async throws -> Int {
         do {
             guard let row = try await rows(sql, values).first else { return 0 }
-            return Int(try row.decode(Int64.self))
+            // postgres-nio 1.33 labels a `PreparedQuery`'s cells text while the server sends them
+            // binary (results are always asked for in binary), so `Int64` decoding refuses the
+            // cell: read the eight big-endian bytes, or the digits should the label ever be right.
+            var cell = try row.decode(ByteBuffer.self)
+            if cell.readableBytes == 8, let count = cell.readInteger(as: Int64.self) { return Int(count) }
+            let text = cell.readString(length: cell.readableBytes) ?? ""
+            guard let count = Int(text) else {
+                throw StorageError.database(name, underlying: PostgresRecordError.unreadableCount(text))
+            }
+            return count
         } catch {
             throw Self.wrap(error, name)
         }
@@ -562,6 +571,8 @@ public enum PostgresRecordError: AppError, Equatable {
     case invalidTable(String)
     /// The server did not answer while the backend was opening.
     case noAnswer(after: Duration)
+    /// The server answered a count with something that is not a number.
+    case unreadableCount(String)
 
     /// A sentence naming the problem.
     public var message: String {
@@ -572,6 +583,8 @@ public enum PostgresRecordError: AppError, Equatable {
             "The table name \"\(table)\" is invalid: use letters, digits and _, starting with a letter or _, at most 40 characters."
         case .noAnswer(let duration):
             "The PostgreSQL server did not answer within \(duration)."
+        case .unreadableCount(let text):
+            "The PostgreSQL server answered a count with \"\(text)\", which is not a number."
         }
     }
 

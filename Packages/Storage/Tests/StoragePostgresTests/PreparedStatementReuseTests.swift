@@ -44,7 +44,8 @@ struct PreparedStatementReuseTests {
             let before = backend.statements.preparations
             for bucket in 0..<3 {
                 let found = try await store.fetch(where: \.bucket == bucket)
-                #expect(found.map(\.id) == Self.parcels().filter { $0.bucket == bucket }.map(\.id))
+                // Ordered by id as text, as every backend orders.
+                #expect(found.map(\.id) == Self.parcels().filter { $0.bucket == bucket }.map(\.id).sorted { "\($0)" < "\($1)" })
             }
             // One shape, one preparation: the other two buckets ran the prepared statement.
             #expect(backend.statements.preparations == before + 1)
@@ -113,7 +114,7 @@ struct PreparedStatementReuseTests {
             try await RecordStore(backend: newer).insert(TaggedParcel(id: 31, bucket: 1, weight: 1, tag: "x"))
             try await newer.shutdown()
             let second = try await store.fetch(where: \.bucket == 1)
-            #expect(second.map(\.id) == first.map(\.id) + [31])
+            #expect(Set(second.map(\.id)) == Set(first.map(\.id) + [31]))
             #expect(try await store.count(where: \.bucket == 1) == 11)
             try await backend.shutdown()
         }
@@ -150,7 +151,7 @@ struct PreparedStatementReuseTests {
             _ = try await store.fetch(where: \.bucket == 1)
             #expect(backend.statements.connectionCount >= 1)
             let killer = try await PostgresRecordBackend<Parcel>(url: server.url, table: "other")
-            try await killer.client.withConnection { connection in
+            _ = try await killer.client.withConnection { connection in
                 try await connection.query(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'",
                     logger: Self.logger)
