@@ -52,7 +52,7 @@ package final class PreparedStatementCache: @unchecked Sendable {
             let statement = try await self.statement(sql, on: connection)
             do {
                 return try await statement.execute(binds).get()
-            } catch where !retried && Self.isStalePlan(error) {
+            } catch  where !retried && Self.isStalePlan(error) {
                 retried = true
                 if let stale = remove(sql, on: connection) { try? await stale.deallocate().get() }
             }

@@ -45,7 +45,9 @@ struct PreparedStatementReuseTests {
             for bucket in 0..<3 {
                 let found = try await store.fetch(where: \.bucket == bucket)
                 // Ordered by id as text, as every backend orders.
-                #expect(found.map(\.id) == Self.parcels().filter { $0.bucket == bucket }.map(\.id).sorted { "\($0)" < "\($1)" })
+                #expect(
+                    found.map(\.id)
+                        == Self.parcels().filter { $0.bucket == bucket }.map(\.id).sorted { "\($0)" < "\($1)" })
             }
             // One shape, one preparation: the other two buckets ran the prepared statement.
             #expect(backend.statements.preparations == before + 1)
