@@ -45,7 +45,7 @@ package final class PreparedStatementCache: @unchecked Sendable {
     /// The rows of `sql` with `binds` on `connection`, prepared once per connection.
     ///
     /// A statement the server refuses because the table changed under it (`cached plan must
-    /// not change result type`) is deallocated, prepared again and run once more.
+    /// not change result type`), or no longer has, is deallocated, prepared again and run once more.
     func rows(_ sql: String, _ binds: [PostgresData], on connection: PostgresConnection) async throws -> [PostgresRow] {
         var retried = false
         while true {
@@ -112,7 +112,8 @@ package final class PreparedStatementCache: @unchecked Sendable {
     }
 
     /// Whether `error` is the server refusing a prepared statement whose result columns changed
-    /// since it was prepared (SQLSTATE 0A000, `cached plan must not change result type`).
+    /// since it was prepared (SQLSTATE 0A000, `cached plan must not change result type`), or
+    /// one it no longer has.
     static func isStalePlan(_ error: any Error) -> Bool {
         let state: String?
         let message: String?
@@ -126,6 +127,7 @@ package final class PreparedStatementCache: @unchecked Sendable {
         default:
             return false
         }
-        return state == "0A000" && message?.contains("cached plan") == true
+        // 26000: the statement is gone from the server (a `DEALLOCATE ALL` by someone else).
+        return state == "26000" || (state == "0A000" && message?.contains("cached plan") == true)
     }
 }

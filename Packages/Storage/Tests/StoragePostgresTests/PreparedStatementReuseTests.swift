@@ -144,6 +144,23 @@ struct PreparedStatementReuseTests {
         }
     }
 
+    @Test("a statement deallocated behind the cache's back is prepared again, not surfaced")
+    func deallocatedElsewhere() async throws {
+        try await PostgresTestServer.with { server in
+            let backend = try await PostgresRecordBackend<Parcel>(url: server.url, table: "parcels")
+            let store = RecordStore(backend: backend)
+            try await backend.apply(Self.parcels().map { .insert($0) })
+            #expect(try await store.count(where: \.bucket == 0) == 10)
+            let before = backend.statements.preparations
+            _ = try await backend.client.withConnection { connection in
+                try await connection.query("DEALLOCATE ALL", logger: Self.logger)
+            }
+            #expect(try await store.count(where: \.bucket == 0) == 10)
+            #expect(backend.statements.preparations == before + 1)
+            try await backend.shutdown()
+        }
+    }
+
     @Test("a lost connection drops its statements; the next query prepares on a new connection")
     func connectionLost() async throws {
         try await PostgresTestServer.with { server in
