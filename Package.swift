@@ -95,6 +95,7 @@ let modules: [Module] = [
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [
             .module("StorageSQLite"), .module("StoragePostgresProbe"), .module("StoragePostgresTesting"), propertyBased,
+            postgresNIO,
         ]),
     // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
     addOn("StoragePostgresTesting", in: "Storage", [], tests: [.module("StoragePostgres")]),

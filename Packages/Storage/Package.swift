@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "StoragePostgres", "StorageSQLite", "StoragePostgresProbe", "StoragePostgresTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),
         // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.

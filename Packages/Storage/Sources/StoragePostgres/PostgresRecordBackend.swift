@@ -36,6 +36,12 @@ where Record.ID: Codable & Sendable {
     private let queries: RecordSQL<Record>
     private let revisioned: Bool
     private let logger: Logger
+    /// Each connection's prepared statements for the reading queries.
+    package let statements = PreparedStatementCache(capacity: PostgresRecordBackend.statementsPerConnection)
+
+    /// How many query shapes stay prepared on each pooled connection: a shape is the SQL of a
+    /// condition, sort and window with the values left out, so a handful cover an app's queries.
+    package static var statementsPerConnection: Int { 32 }
 
     /// A backend over `table` of the database at `url`, created or migrated on open.
     ///
@@ -197,32 +203,29 @@ where Record.ID: Codable & Sendable {
 
     /// Every record, in insertion order.
     public func fetchAll() async throws -> [Record] {
-        try await bodies(PostgresQuery(unsafeSQL: "SELECT body FROM \(quotedTable) ORDER BY seq"))
+        try await bodies("SELECT body FROM \(quotedTable) ORDER BY seq", [])
     }
 
     /// The record with `id`, or nil.
     public func fetch(id: Record.ID) async throws -> Record? {
-        var binds = PostgresBindings()
-        binds.append(RecordID.string(for: id))
-        return try await bodies(PostgresQuery(unsafeSQL: "SELECT body FROM \(quotedTable) WHERE id = $1", binds: binds))
-            .first
+        try await bodies("SELECT body FROM \(quotedTable) WHERE id = $1", [.text(RecordID.string(for: id))]).first
     }
 
     /// The number of records.
     public func count() async throws -> Int {
-        try await scalar(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(quotedTable)"))
+        try await scalar("SELECT COUNT(*) FROM \(quotedTable)", [])
     }
 
     /// The records `plan` selects, filtered, sorted and windowed by PostgreSQL using the field indexes.
     public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
         let (sql, values) = queries.select("body", plan)
-        return try await bodies(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+        return try await bodies(sql, values)
     }
 
     /// The number of records `plan`'s condition selects, counted by PostgreSQL.
     public func count(_ plan: RecordQueryPlan<Record>) async throws -> Int {
         let (sql, values) = queries.count(plan)
-        return try await scalar(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+        return try await scalar(sql, values)
     }
 
     /// The records `plan` selects now, then after every committed change to the table by any
@@ -401,13 +404,23 @@ where Record.ID: Codable & Sendable {
 
     // MARK: Helpers
 
-    private func bodies(_ query: PostgresQuery) async throws -> [Record] {
+    /// The rows of `sql` with `values` bound to its `$n`, through the connection's prepared statement.
+    private func rows(_ sql: String, _ values: [QueryValue]) async throws -> [PostgresRow] {
+        let (sql, binds) = Self.typed(sql, values)
+        let statements = statements
+        return try await client.withConnection { connection in
+            try await statements.rows(sql, binds, on: connection)
+        }
+    }
+
+    private func bodies(_ sql: String, _ values: [QueryValue]) async throws -> [Record] {
         let name = name
         do {
+            let rows = try await rows(sql, values)
             var records: [Record] = []
-            let rows = try await client.query(query, logger: logger)
-            for try await body in rows.decode(Data.self) {
-                records.append(try RecordCoding.decode(Record.self, from: body, in: name))
+            records.reserveCapacity(rows.count)
+            for row in rows {
+                records.append(try RecordCoding.decode(Record.self, from: try row.decode(Data.self), in: name))
             }
             return records
         } catch {
@@ -415,20 +428,72 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    private func scalar(_ query: PostgresQuery) async throws -> Int {
+    private func scalar(_ sql: String, _ values: [QueryValue]) async throws -> Int {
         do {
-            let rows = try await client.query(query, logger: logger)
-            for try await count in rows.decode(Int64.self) { return Int(count) }
-            return 0
+            guard let row = try await rows(sql, values).first else { return 0 }
+            // postgres-nio 1.33 labels a `PreparedQuery`'s cells text while the server sends them
+            // binary (results are always asked for in binary), so `Int64` decoding refuses the
+            // cell: read the eight big-endian bytes, or the digits should the label ever be right.
+            var cell = try row.decode(ByteBuffer.self)
+            if cell.readableBytes == 8, let count = cell.readInteger(as: Int64.self) { return Int(count) }
+            let text = cell.readString(length: cell.readableBytes) ?? ""
+            guard let count = Int(text) else {
+                throw StorageError.database(name, underlying: PostgresRecordError.unreadableCount(text))
+            }
+            return count
         } catch {
             throw Self.wrap(error, name)
         }
     }
 
-    private static func bindings(_ values: [QueryValue]) -> PostgresBindings {
-        var binds = PostgresBindings()
-        for value in values { bind(value, to: &binds) }
-        return binds
+    /// `sql` with each `$n` cast to its value's type, and the values as binary data.
+    ///
+    /// A statement prepared without the cast would infer `$n`'s type from its column (a
+    /// `DOUBLE PRECISION` column makes it `float8`), and an integer's bytes bound there would
+    /// be read as a float. The cast declares the type the bytes have, as an unprepared query's
+    /// bindings do, and it is part of the SQL text, so statements are cached per value types.
+    /// `$` appears in the SQL only before a parameter number: table and field names are letters,
+    /// digits and `_`, and values are never spliced in.
+    static func typed(_ sql: String, _ values: [QueryValue]) -> (String, [PostgresData]) {
+        var data: [PostgresData] = []
+        data.reserveCapacity(values.count)
+        var casts: [String] = []
+        casts.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .null:
+                data.append(PostgresData(type: .null))
+                casts.append("")
+            case .bool(let flag):
+                data.append(PostgresData(int64: flag ? 1 : 0))
+                casts.append("::int8")
+            case .integer(let number):
+                data.append(PostgresData(int64: number))
+                casts.append("::int8")
+            case .real(let number):
+                data.append(PostgresData(double: number))
+                casts.append("::float8")
+            case .text(let text):
+                data.append(PostgresData(string: text))
+                casts.append("::text")
+            }
+        }
+        guard !values.isEmpty else { return (sql, data) }
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + values.count * 8)
+        var scalars = sql.unicodeScalars[...]
+        while let dollar = scalars.firstIndex(of: "$") {
+            result.unicodeScalars.append(contentsOf: scalars[...dollar])
+            scalars = scalars[scalars.index(after: dollar)...]
+            let digits = scalars.prefix { ("0"..."9").contains($0) }
+            result.unicodeScalars.append(contentsOf: digits)
+            scalars = scalars[digits.endIndex...]
+            if let number = Int(String(digits)), (1...casts.count).contains(number) {
+                result += casts[number - 1]
+            }
+        }
+        result.unicodeScalars.append(contentsOf: scalars)
+        return (result, data)
     }
 
     private static func bind(_ value: QueryValue, to binds: inout PostgresBindings) {
@@ -506,6 +571,8 @@ public enum PostgresRecordError: AppError, Equatable {
     case invalidTable(String)
     /// The server did not answer while the backend was opening.
     case noAnswer(after: Duration)
+    /// The server answered a count with something that is not a number.
+    case unreadableCount(String)
 
     /// A sentence naming the problem.
     public var message: String {
@@ -516,6 +583,8 @@ public enum PostgresRecordError: AppError, Equatable {
             "The table name \"\(table)\" is invalid: use letters, digits and _, starting with a letter or _, at most 40 characters."
         case .noAnswer(let duration):
             "The PostgreSQL server did not answer within \(duration)."
+        case .unreadableCount(let text):
+            "The PostgreSQL server answered a count with \"\(text)\", which is not a number."
         }
     }
 
