@@ -120,10 +120,16 @@ where Record.ID: Codable & Sendable {
                     arguments: StatementArguments(added.map { Self.databaseValue($0.value(of: record)) } + [id]))
             }
         }
+        // One index per field on (field, id): it finds a value's records and holds them in id
+        // order, the order ties break in, so an equality query needs no sort. Databases made
+        // before it had an index on the field alone, which this one supersedes.
         for field in fields {
-            let index = RecordSQL<Record>.quote("\(table)_q_\(field.name)")
+            let index = RecordSQL<Record>.quote("\(table)_q2_\(field.name)")
             try db.execute(
-                sql: "CREATE INDEX IF NOT EXISTS \(index) ON \(quotedTable) (\(RecordSQL<Record>.column(field.name)))")
+                sql:
+                    "CREATE INDEX IF NOT EXISTS \(index) ON \(quotedTable) (\(RecordSQL<Record>.column(field.name)), id)"
+            )
+            try db.execute(sql: "DROP INDEX IF EXISTS \(RecordSQL<Record>.quote("\(table)_q_\(field.name)"))")
         }
     }
 

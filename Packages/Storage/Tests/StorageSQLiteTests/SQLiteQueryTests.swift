@@ -92,7 +92,7 @@ struct SQLiteQueryTests {
         let details = try await queue.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [1]).map { $0["detail"] as String }
         }
-        #expect(details.contains { $0.contains("USING INDEX cards_q_\(field)") }, "\(details)")
+        #expect(details.contains { $0.contains("USING INDEX cards_q2_\(field)") }, "\(details)")
     }
 
     @Test("adds columns for newly declared fields and fills them from stored records")

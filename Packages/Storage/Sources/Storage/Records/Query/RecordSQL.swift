@@ -28,6 +28,18 @@ package struct RecordSQL<Record> {
     /// The quoted column holding the field named `name`.
     package static func column(_ name: String) -> String { quote("q_" + name) }
 
+    /// Whether SQLite reads `plan`'s records in id order anyway: no sort keys, and a condition
+    /// that is constant (the primary key) or one field equal to a value or nil (its
+    /// `(field, id)` index).
+    static func readsInIDOrder(_ plan: RecordQueryPlan<Record>) -> Bool {
+        guard plan.sort.isEmpty else { return false }
+        switch plan.condition {
+        case .constant, .isNil: return true
+        case .compare(_, .equal, _): return true
+        default: return false
+        }
+    }
+
     /// A `SELECT` of `columns` for the records `plan` selects, in its order and window.
     package func select(_ columns: String, _ plan: RecordQueryPlan<Record>) -> (sql: String, bindings: [QueryValue]) {
         var bindings: [QueryValue] = []
@@ -43,13 +55,15 @@ package struct RecordSQL<Record> {
             case (.postgres, false): sql += "\(column) DESC NULLS LAST, "
             }
         }
-        // SQLite's planner, without statistics, would rather walk the primary key to skip the
-        // final sort than search a field's index; `+id` takes the key out of the running when
-        // a condition can use an index, so a selective filter reads only the matching rows.
-        if dialect == .sqlite, case .constant = plan.condition {
-            sql += "id ASC"
+        // SQLite's field indexes are on (field, id), so one field's equality reads its matches
+        // already in id order and needs no sort. Otherwise SQLite's planner, without
+        // statistics, would rather walk the primary key to skip the final sort than search a
+        // field's index; `+id` takes the key out of the running when a condition can use an
+        // index, so a selective filter reads only the matching rows.
+        if dialect == .sqlite, !Self.readsInIDOrder(plan) {
+            sql += "+id ASC"
         } else {
-            sql += dialect == .sqlite ? "+id ASC" : "id ASC"
+            sql += "id ASC"
         }
         if let limit = plan.limit {
             sql += " LIMIT \(limit)"
