@@ -101,7 +101,7 @@ public struct YAMLFormat: DataFormat {
             guard !value.isNaN else {
                 throw SerializationError.unsupportedValue("the number NaN", .init(format: kind.name))
             }
-            let text = value.description
+            let text = KeyValue.numberText(value)
             return Node(text, Tag(text.contains(".") ? .float : .int))
         case .string(let value): return try Self.scalar(value)
         case .data(let value): return try value.base64EncodedString().represented()

@@ -28,6 +28,18 @@ extension KeyValue {
         guard let value = NumberText.value(text) else { return nil }
         self = value
     }
+
+    /// The text a text format writes for `decimal`, so that ``init(numberText:)`` (and so every
+    /// built-in reader) reads it back as `.decimal(decimal)`: its digits, with `.0` after an
+    /// integer that fits `Int` where that keeps it a decimal (`3183300714855019877.0`; without
+    /// it the digits read as ``int(_:)``). A decimal no text reads back as itself (`.decimal(4)`,
+    /// which reads as an `Int` or a `Double`) gets its plain digits.
+    public static func numberText(_ decimal: Decimal) -> String {
+        let text = decimal.description
+        guard !text.utf8.contains(UInt8(ascii: ".")), Int(text) != nil else { return text }
+        let fraction = text + ".0"
+        return NumberText.value(fraction) == .decimal(decimal) ? fraction : text
+    }
 }
 
 /// Decimal number text, as the text formats read and write it: which tree value a number's text

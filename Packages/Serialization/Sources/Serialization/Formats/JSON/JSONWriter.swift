@@ -34,7 +34,7 @@ struct JSONWriter {
                     "the number NaN in JSON", SerializationError.Location(format: "JSON", keyPath: KeyValuePath(path)))
             }
             // Plain digits (Decimal never prints an exponent), read back as the same decimal.
-            append(number.description)
+            append(KeyValue.numberText(number))
         case .string(let string): writeString(string)
         case .data(let data):
             bytes.append(UInt8(ascii: "\""))

@@ -66,7 +66,7 @@ struct XMLPropertyListWriter {
             guard !number.isNaN else { throw unsupported("the number NaN") }
             // Integers beyond Int as <integer> (Foundation writes UInt64 so); other decimals as a
             // <real> with all their digits, which this reader reads back exactly.
-            let text = number.description
+            let text = KeyValue.numberText(number)
             if text.utf8.contains(UInt8(ascii: ".")) {
                 append("<real>\(text)</real>\n")
             } else {
