@@ -2,7 +2,8 @@
 //
 // Each input is used twice:
 // - as a document: every reader (JSON, XML and binary property lists, YAML) must return a tree or
-//   a typed error, never crash or hang, and what it read must write and read back;
+//   a typed error, never crash or hang, and what it read must write and read back; and the
+//   one-pass JSON model reader must give what the tree reader and decoder give;
 // - as a recipe for a tree (`TreeRecipe`): every writer must write it and its reader read it back
 //   equal (up to the kinds a format stores as others), which fuzzes the writers from trees.
 import Foundation
@@ -31,8 +32,25 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     return 0
 }
 
+/// A model `Serializer(.json).read` decodes in one pass, straight from the bytes.
+private struct Plain: Codable, Equatable {
+    var title: String
+    var count: Int?
+    var score: Double?
+    var small: Int8?
+    var flags: [Bool]?
+    var map: [String: Int]?
+    var nested: [Plain]?
+}
+
 private func readDocument(_ data: Data) {
     _ = Serializer.format(of: data)
+    // The one-pass reader must agree with the two phases: the same value, or both an error.
+    let onePass = try? Serializer(.json).read(Plain.self, from: data)
+    let twoPhase = try? KeyValueDecoder().decode(Plain.self, from: JSONFormat().tree(from: data))
+    if onePass != twoPhase {
+        fatalError("JSON: the one-pass reader read \(String(describing: onePass)), the tree \(String(describing: twoPhase))")
+    }
     for format in formats {
         // Every reader must return a tree or a typed error, never crash or hang.
         guard let tree = try? format.tree(from: data) else { continue }
@@ -86,7 +104,9 @@ private func stored(_ tree: KeyValue, in format: FormatKind) -> KeyValue {
     case .date(let date) where format == .xmlPropertyList:
         return .date(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     case .decimal(let decimal) where format == .binaryPropertyList:
+        // A 128-bit integer that fits Int reads back as one.
         let text = decimal.description
+        if let integer = Int(text) { return .int(integer) }
         return text.contains(".") || Int128(text) == nil ? .string(text) : tree
     case .array(let elements): return .array(elements.map { stored($0, in: format) })
     case .object(let object):

@@ -90,7 +90,24 @@ public struct Serializer: Sendable {
     }
 
     /// A `T` read from `data`; ``Versioned`` models are migrated first, in the same parse.
+    ///
+    /// JSON holding a plain model (with the default key strategy) is decoded in one pass straight
+    /// from the bytes, with no tree in between; the answer, and any error, is the one the two
+    /// phases give, which read whatever that pass leaves to them (dates, data, decimals,
+    /// migrations, anything unusual).
     public func read<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let json = format as? JSONFormat, case .useDefaultKeys = decoder.options.keys,
+            let value = JSONFastReader.value(
+                type, from: data, depthLimit: json.maximumDepth, userInfo: decoder.options.userInfo)
+        {
+            return value
+        }
+        return try readThroughTree(type, from: data)
+    }
+
+    /// A `T` read in the two phases, bytes → tree → model: what the one-pass JSON reader must
+    /// agree with, and reads whatever it leaves.
+    func readThroughTree<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do { return try decoder.decode(type, from: format.tree(from: data)) } catch { throw located(error) }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
-import Serialization
-import Storage
 import Testing
 
-/// The one-pass reader behind the database backends must read exactly what the package's JSON
-/// reader reads, and hand everything else to it.
-@Suite("The fast record reader agrees with the full JSON reader")
-struct RecordJSONFastReaderTests {
+@testable import Serialization
+
+/// `Serializer(.json).read` decodes plain models in one pass straight from the bytes; it must
+/// read exactly what the two phases (bytes → tree → model) read, and hand everything else to them.
+@Suite("The one-pass JSON reader agrees with the two-phase reader")
+struct JSONFastReaderTests {
     struct Plain: Codable, Equatable {
         enum Mood: String, Codable { case calm, busy }
         struct Inner: Codable, Equatable {
@@ -40,34 +40,44 @@ struct RecordJSONFastReaderTests {
 
     /// What the full reader makes of `text`: the value, or its error, as text (a double's text
     /// tells every value apart, `-0.0` from `0.0` too).
-    func full<Value: Decodable>(_ type: Value.Type, _ text: String) -> String {
-        do { return "\(try Serializer(.json).read(type, from: Data(text.utf8)))" } catch {
+    func full<Value: Decodable>(_ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json))
+        -> String
+    {
+        do { return "\(try serializer.readThroughTree(type, from: Data(text.utf8)))" } catch {
             return "error: \(error)"
         }
     }
 
-    /// What the store reads from `text` (the fast reader, else the full one), as text.
-    func store<Value: Decodable>(_ type: Value.Type, _ text: String) -> String {
-        do { return "\(try RecordJSON.value(type, from: Data(text.utf8)))" } catch { return "error: \(error)" }
+    /// What `Serializer.read` makes of `text` (the fast reader, else the full one), as text.
+    func read<Value: Decodable>(_ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json))
+        -> String
+    {
+        do { return "\(try serializer.read(type, from: Data(text.utf8)))" } catch { return "error: \(error)" }
     }
 
-    @Test("a plain record written by the store is read by the fast reader, equal to the full reader's")
+    /// What the fast reader alone makes of `data` with the default format and options: nil when it
+    /// leaves the document to the full reader.
+    func fast<Value: Decodable>(_ type: Value.Type, _ data: Data) -> Value? {
+        JSONFastReader.value(type, from: data, depthLimit: KeyValue.defaultMaximumDepth, userInfo: [:])
+    }
+
+    @Test("a plain model is read in one pass, equal to the two-phase reader's")
     func plainRecord() throws {
-        let data = try RecordJSON.data(Self.plain)
-        let fast = try #require(RecordJSONReader<Plain>().value(from: data))
-        #expect(fast == Self.plain)
-        #expect(fast == (try Serializer(.json).read(Plain.self, from: data)))
-        #expect(fast.nested[0][1].sign == .minus)
+        let data = try Serializer(.json).data(Self.plain)
+        let read = try #require(fast(Plain.self, data))
+        #expect(read == Self.plain)
+        #expect(read == (try Serializer(.json).readThroughTree(Plain.self, from: data)))
+        #expect(read.nested[0][1].sign == .minus)
     }
 
-    @Test("one reader reads many documents, reusing its buffers")
-    func reusedReader() throws {
-        let reader = RecordJSONReader<Plain>()
+    @Test("documents of one type read one after another, each whole")
+    func manyDocuments() throws {
+        let json = Serializer(.json)
         for index in 0..<50 {
             var record = Self.plain
             record.id = index
             record.list = Array(0..<index)
-            #expect(reader.value(from: try RecordJSON.data(record)) == record)
+            #expect(fast(Plain.self, try json.data(record)) == record)
         }
     }
 
@@ -81,12 +91,12 @@ struct RecordJSONFastReaderTests {
             "1.00000000000000000000000000001", "4.9406564584124654e-324", "1e23", "8.98846567431158e307",
         ])
     func numbers(_ text: String) {
-        #expect(full([Double].self, "[\(text)]") == store([Double].self, "[\(text)]"))
-        #expect(full([Int].self, "[\(text)]") == store([Int].self, "[\(text)]"))
+        #expect(full([Double].self, "[\(text)]") == read([Double].self, "[\(text)]"))
+        #expect(full([Int].self, "[\(text)]") == read([Int].self, "[\(text)]"))
         #expect(
-            full([Float].self, "[\(text)]") == store([Float].self, "[\(text)]"))
+            full([Float].self, "[\(text)]") == read([Float].self, "[\(text)]"))
         #expect(
-            full([UInt8].self, "[\(text)]") == store([UInt8].self, "[\(text)]"))
+            full([UInt8].self, "[\(text)]") == read([UInt8].self, "[\(text)]"))
     }
 
     @Test("random doubles and strings read back exactly")
@@ -105,13 +115,13 @@ struct RecordJSONFastReaderTests {
             let text = String(
                 (0..<Int(bits % 12)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
             let record = [Pair(number: double, text: text)]
-            let data = try RecordJSON.data(record)
-            if let fast = RecordJSONReader<[Pair]>().value(from: data) {
+            let data = try Serializer(.json).data(record)
+            if let read = fast([Pair].self, data) {
                 answered += 1
-                #expect(fast[0].number.bitPattern == double.bitPattern)
-                #expect(fast[0].text == text)
+                #expect(read[0].number.bitPattern == double.bitPattern)
+                #expect(read[0].text == text)
             }
-            let stored = try RecordJSON.value([Pair].self, from: data)
+            let stored = try Serializer(.json).read([Pair].self, from: data)
             #expect(stored[0].number.bitPattern == double.bitPattern)
             #expect(stored[0].text == text)
         }
@@ -168,22 +178,22 @@ struct RecordJSONFastReaderTests {
             #"{"id":1,"text":"a","extra":1e400}"#,  // an unread number beyond Double
         ])
     func sameOutcome(_ text: String) {
-        #expect(full(Small.self, text) == store(Small.self, text))
+        #expect(full(Small.self, text) == read(Small.self, text))
     }
 
     @Test("invalid UTF-8 is refused as the full reader refuses it")
     func invalidUTF8() {
         var bytes = Array(#"{"id":1,"text":"ab"}"#.utf8)
         bytes.insert(0xC3, at: 16)  // a lead byte without its continuation
-        #expect(RecordJSONReader<Small>().value(from: Data(bytes)) == nil)
-        #expect(throws: (any Error).self) { try RecordJSON.value(Small.self, from: Data(bytes)) }
+        #expect(fast(Small.self, Data(bytes)) == nil)
+        #expect(throws: (any Error).self) { try Serializer(.json).read(Small.self, from: Data(bytes)) }
     }
 
     @Test("nesting deeper than the fast reader goes is left to the full reader")
     func deepNesting() {
         let text = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
-        #expect(RecordJSONReader<Deep>().value(from: Data(text.utf8)) == nil)
-        #expect(full(Deep.self, text) == store(Deep.self, text))
+        #expect(fast(Deep.self, Data(text.utf8)) == nil)
+        #expect(full(Deep.self, text) == read(Deep.self, text))
     }
 
     indirect enum Deep: Codable, Equatable {
@@ -209,8 +219,8 @@ struct RecordJSONFastReaderTests {
     func caughtGiveUp() throws {
         // The full reader reads the integral fraction as 5; the fast reader gives up there.
         let data = Data(#"{"number":5.0}"#.utf8)
-        #expect(RecordJSONReader<Forgiving>().value(from: data) == nil)
-        #expect(try RecordJSON.value(Forgiving.self, from: data) == Forgiving(number: 5))
+        #expect(fast(Forgiving.self, data) == nil)
+        #expect(try Serializer(.json).read(Forgiving.self, from: data) == Forgiving(number: 5))
     }
 
     struct Dated: Codable, Equatable {
@@ -222,11 +232,11 @@ struct RecordJSONFastReaderTests {
     @Test("dates and data are left to the full reader, which reads them")
     func datesAndData() throws {
         let record = Dated(id: 1, when: Date(timeIntervalSince1970: 1_000_000), blob: Data([1, 2, 3]))
-        let data = try RecordJSON.data(record)
-        #expect(RecordJSONReader<Dated>().value(from: data) == nil)
-        #expect(try RecordJSON.value(Dated.self, from: data) == record)
+        let data = try Serializer(.json).data(record)
+        #expect(fast(Dated.self, data) == nil)
+        #expect(try Serializer(.json).read(Dated.self, from: data) == record)
         // The type is remembered: the next reader does not try.
-        #expect(RecordJSONReader<Dated>().value(from: data) == nil)
+        #expect(fast(Dated.self, data) == nil)
     }
 
     struct Migrated: Codable, Equatable, Versioned {
@@ -238,7 +248,67 @@ struct RecordJSONFastReaderTests {
     @Test("versioned records are migrated by the full reader")
     func versioned() throws {
         let old = #"{"model_version":1,"title":"old"}"#
-        #expect(RecordJSONReader<Migrated>().value(from: Data(old.utf8)) == nil)
-        #expect(try RecordJSON.value(Migrated.self, from: Data(old.utf8)) == Migrated(name: "old"))
+        #expect(fast(Migrated.self, Data(old.utf8)) == nil)
+        #expect(try Serializer(.json).read(Migrated.self, from: Data(old.utf8)) == Migrated(name: "old"))
+    }
+
+    @Test("a format's own nesting limit holds on the fast path too")
+    func formatDepthLimit() throws {
+        let shallow = Serializer(JSONFormat(maximumDepth: 3))
+        let text = "[[[[1]]]]"
+        #expect(read([[[[Int]]]].self, text, shallow).hasPrefix("error:"))
+        #expect(read([[[[Int]]]].self, text, shallow) == full([[[[Int]]]].self, text, shallow))
+        #expect(read([[[Int]]].self, "[[[1]]]", shallow) == "[[[1]]]")
+    }
+
+    struct SnakeCased: Codable, Equatable {
+        var firstName: String
+        var itemCount: Int
+    }
+
+    @Test("a key strategy is applied: such documents take the two-phase path")
+    func keyStrategy() throws {
+        let snake = Serializer(.json, options: CodingOptions(keys: .snakeCase))
+        let text = #"{"first_name":"Ada","item_count":2}"#
+        #expect(try snake.read(SnakeCased.self, from: Data(text.utf8)) == SnakeCased(firstName: "Ada", itemCount: 2))
+        #expect(read(SnakeCased.self, #"{"firstName":"Ada","itemCount":2}"#, snake).hasPrefix("error:"))
+    }
+
+    static let unitKey = CodingUserInfoKey(rawValue: "unit")!
+
+    /// A model that reads what it was given in `userInfo`.
+    struct Measured: Decodable, Equatable {
+        var value: Int
+        var unit: String
+        init(value: Int, unit: String) {
+            self.value = value
+            self.unit = unit
+        }
+        init(from decoder: any Decoder) throws {
+            enum Keys: String, CodingKey { case value }
+            value = try decoder.container(keyedBy: Keys.self).decode(Int.self, forKey: .value)
+            unit = decoder.userInfo[JSONFastReaderTests.unitKey] as? String ?? "none"
+        }
+    }
+
+    @Test("a model sees the serializer's userInfo on the fast path as on the two-phase one")
+    func userInfo() throws {
+        let metres = Serializer(.json, options: CodingOptions(userInfo: [Self.unitKey: "m"]))
+        let data = Data(#"{"value":3}"#.utf8)
+        #expect(try metres.read(Measured.self, from: data) == Measured(value: 3, unit: "m"))
+        #expect(try metres.readThroughTree(Measured.self, from: data) == Measured(value: 3, unit: "m"))
+        #expect(try Serializer(.json).read(Measured.self, from: data) == Measured(value: 3, unit: "none"))
+    }
+
+    @Test("errors are the two-phase reader's, with the file's location", arguments: [
+        #"{"id":1}"#, #"{"id":"x","text":"a"}"#, #"{"id":1,"text":"a""#, #"{"id":1,"text":"a","id":2}"#,
+    ])
+    func errors(_ text: String) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let error = try #require(throws: SerializationError.self) { try Serializer(.json).read(Small.self, from: url) }
+        #expect("\(error)".contains(url.lastPathComponent))
+        #expect(read(Small.self, text) == full(Small.self, text))
     }
 }

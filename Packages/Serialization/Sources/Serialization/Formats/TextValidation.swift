@@ -33,6 +33,27 @@ enum TextValidation {
         return length
     }
 
+    /// The value of the four hex digits at `offset` (a `\u` escape's), or nil.
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        guard offset + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<(offset + 4) {
+            guard let digit = hexDigit(bytes[index]) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// The value of one hex digit, or nil.
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - 48
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - 87
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - 55
+        default: nil
+        }
+    }
+
     /// The offset of the first byte that is not valid UTF-8, or nil when all of it is.
     static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var offset = 0

@@ -20,22 +20,4 @@ package enum RecordCoding {
             throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
         }
     }
-
-    /// Decodes the bodies of many rows of one table, reusing one reader for all of them.
-    package struct Reader<Record: Decodable> {
-        private let json = RecordJSON.Reader<Record>()
-        private let name: String
-
-        /// A reader of records of the table `name` (for errors).
-        package init(in name: String) { self.name = name }
-
-        /// The record in `data`, as ``RecordCoding/decode(_:from:in:)`` reads it.
-        package func decode(_ data: Data) throws -> Record {
-            do {
-                return try json.value(from: data)
-            } catch {
-                throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
-            }
-        }
-    }
 }

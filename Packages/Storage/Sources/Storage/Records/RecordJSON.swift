@@ -10,24 +10,10 @@ package enum RecordJSON {
         try json.data(value)
     }
 
-    /// A `Value` decoded from JSON bytes, migrating `Versioned` records.
+    /// A `Value` decoded from JSON bytes, migrating `Versioned` records. Plain records are read
+    /// in one pass straight from the bytes (`Serializer`'s JSON fast path), which keeps decoding
+    /// rows from costing several times what the database took to find them.
     package static func value<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        // The one-pass reader answers for plain records and only when its answer is the full
-        // reader's; otherwise the full reader reads (and names what is wrong).
-        if let value = RecordJSONReader<Value>().value(from: data) { return value }
-        return try json.read(type, from: data)
-    }
-
-    /// Reads many documents holding a `Value` — the rows of one query — reusing one reader's buffers.
-    package struct Reader<Value: Decodable> {
-        private let fast = RecordJSONReader<Value>()
-
-        package init() {}
-
-        /// The `Value` in `data`, migrating `Versioned` records.
-        package func value(from data: Data) throws -> Value {
-            if let value = fast.value(from: data) { return value }
-            return try json.read(Value.self, from: data)
-        }
+        try json.read(type, from: data)
     }
 }

@@ -1,76 +1,83 @@
 import Foundation
-import Serialization
 
-/// A one-pass reader for the JSON records are stored in, for the plain records most stores hold:
-/// it decodes straight from the bytes instead of building a ``KeyValue`` tree first, which made
-/// reading records from a database cost several times what the database did.
+/// The fast path of reading a model from JSON (``Serializer/read(_:from:)-(_,Data)``): a
+/// one-pass reader that decodes straight from the bytes instead of building a ``KeyValue`` tree
+/// first, for the plain models most documents hold.
 ///
-/// It answers only when the answer is certain to equal the package's JSON reader's: the whole
-/// document is checked as strictly as that reader checks it (syntax, UTF-8, duplicate keys,
-/// nesting), and anything it does not handle the same way — `Date`, `Data`, `Decimal`, ``Versioned``
-/// values, escaped or non-ASCII keys, numbers whose reading could differ, any error at all —
-/// makes it give up, and the caller reads the document with the full reader, which also produces
-/// the error. A record type that needs an unhandled type is remembered, so it pays for the
-/// attempt once.
-package final class RecordJSONReader<Value: Decodable> {
-    /// Whether this type may be read here (false once it met a type only the full reader handles).
-    private var enabled: Bool
-    /// The tape of the last document, kept for its capacity.
-    private var tape: [TapeNode] = []
+/// It answers only when the answer is certain to equal the full reader's (``JSONFormat`` then
+/// ``KeyValueDecoder``): the whole document is checked as strictly as that reader checks it
+/// (syntax, UTF-8, duplicate keys, nesting), and anything it does not handle the same way —
+/// `Date`, `Data`, `Decimal`, ``KeyValue`` and ``Versioned`` values, escaped or non-ASCII keys,
+/// numbers whose reading could differ, any error at all — makes it give up, and the caller reads
+/// the document with the full reader, which also produces the error. A model type that needs an
+/// unhandled type is remembered, so it pays for the attempt once.
+enum JSONFastReader {
+    /// The deepest nesting read here; deeper documents go to the full reader.
+    static let maximumDepth = 256
 
-    /// A reader for documents holding a `Value`; reuse it for many documents of one batch.
-    /// Whether `Value` itself is an ordinary model (no scalar, no type the full reader treats
-    /// itself): then each document goes straight to `Value.init(from:)`, the checks made once here.
-    private let ordinaryRoot: Bool
-
-    package init() {
-        enabled = !Self.unhandled.contains(ObjectIdentifier(Value.self))
-        ordinaryRoot = TapeDecoder.isOrdinary(Value.self)
-    }
-
-    /// The value in `data`, or nil when the full reader must read it.
-    package func value(from data: Data) -> Value? {
-        guard enabled else { return nil }
+    /// The `Value` in `data`, or nil when the full reader must read it.
+    /// - Parameters:
+    ///   - depthLimit: The reader's own limit: a document nested deeper is left to it (to refuse).
+    ///   - userInfo: What the model sees as `Decoder.userInfo`, as the full reader passes it.
+    static func value<Value: Decodable>(
+        _ type: Value.Type, from data: Data, depthLimit: Int, userInfo: [CodingUserInfoKey: any Sendable]
+    ) -> Value? {
+        let kind = modelKinds.kind(of: Value.self)
+        guard kind != .unhandled else { return nil }
         do {
             return try data.withUnsafeBytes { raw -> Value in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                var scanner = TapeScanner(bytes: bytes)
-                // The scanner takes the kept tape over, so that refilling it does not copy it.
-                swap(&scanner.tape, &tape)
-                scanner.tape.removeAll(keepingCapacity: true)
-                defer { swap(&scanner.tape, &tape) }
+                var scanner = TapeScanner(bytes: bytes, maximumDepth: min(depthLimit, maximumDepth))
                 try scanner.document()
-                let decoder = TapeDecoder(bytes: bytes, tape: scanner.tape)
-                let value = try ordinaryRoot ? Value(from: decoder) : decoder.read(Value.self, at: 0, path: [])
+                let decoder = TapeDecoder(bytes: bytes, tape: scanner.tape, userInfo: userInfo)
+                let value = try kind == .ordinary ? Value(from: decoder) : decoder.read(Value.self, at: 0, path: [])
                 // A model may have caught a give-up (or `contains` noted one): the result is not the full reader's.
                 if decoder.gaveUp { throw GiveUp(byType: decoder.gaveUpByType) }
                 return value
             }
         } catch let giveUp as GiveUp where giveUp.byType {
-            enabled = false
-            Self.unhandled.insert(ObjectIdentifier(Value.self))
+            modelKinds.markUnhandled(Value.self)
             return nil
         } catch {
             return nil
         }
     }
-
-    /// Record types whose decoding meets a type this reader does not handle.
-    private static var unhandled: TypeSet { unhandledTypes }
 }
 
-/// Record types whose decoding meets a type ``RecordJSONReader`` does not handle.
-private let unhandledTypes = TypeSet()
+/// What the fast reader knows of each model type it met.
+private let modelKinds = ModelKinds()
 
-private final class TypeSet: @unchecked Sendable {
-    // @unchecked: `types` is only touched under `lock`.
+/// What the fast reader knows of a model type.
+enum ModelKind {
+    /// A type the full reader decodes with `init(from:)` and nothing else: read with it directly.
+    case ordinary
+    /// A scalar or a type the tape decoder reads itself.
+    case special
+    /// A type whose decoding meets something only the full reader handles: never tried again.
+    case unhandled
+}
+
+/// Model types and their ``ModelKind``, shared by every read (one lookup per document).
+private final class ModelKinds: @unchecked Sendable {
+    // @unchecked: `kinds` is only touched under `lock`.
     private let lock = NSLock()
-    private var types: Set<ObjectIdentifier> = []
-    func contains(_ type: ObjectIdentifier) -> Bool { lock.withLock { types.contains(type) } }
-    func insert(_ type: ObjectIdentifier) { _ = lock.withLock { types.insert(type) } }
+    private var kinds: [ObjectIdentifier: ModelKind] = [:]
+
+    func kind<T>(of type: T.Type) -> ModelKind {
+        let key = ObjectIdentifier(type)
+        if let known = lock.withLock({ kinds[key] }) { return known }
+        // Worked out outside the lock: the conformance check can be slow the first time.
+        let kind: ModelKind = TapeDecoder.isOrdinary(type) ? .ordinary : .special
+        lock.withLock { kinds[key] = kinds[key] ?? kind }
+        return kind
+    }
+
+    func markUnhandled<T>(_ type: T.Type) {
+        lock.withLock { kinds[ObjectIdentifier(type)] = .unhandled }
+    }
 }
 
-/// Why the fast reader stopped: `byType` when the record type needs something it does not handle
+/// Why the fast reader stopped: `byType` when the model type needs something it does not handle
 /// (so every document of that type would stop), otherwise something about this document.
 struct GiveUp: Error {
     var byType = false
@@ -95,11 +102,12 @@ struct TapeScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var tape: [TapeNode] = []
-    /// The reader refuses nesting deeper than 512; stopping earlier only costs speed.
-    static let maximumDepth = 256
+    /// The deepest nesting scanned: the full reader's limit or less (stopping earlier only costs speed).
+    let maximumDepth: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     mutating func document() throws(GiveUp) {
@@ -144,7 +152,7 @@ struct TapeScanner {
     }
 
     mutating func object(depth: Int) throws(GiveUp) {
-        guard depth <= Self.maximumDepth else { throw GiveUp() }
+        guard depth <= maximumDepth else { throw GiveUp() }
         let node = tape.count
         let start = position
         tape.append(TapeNode(kind: .object, start: Int32(start), end: 0, next: 0, count: 0))
@@ -226,7 +234,7 @@ struct TapeScanner {
     }
 
     mutating func array(depth: Int) throws(GiveUp) {
-        guard depth <= Self.maximumDepth else { throw GiveUp() }
+        guard depth <= maximumDepth else { throw GiveUp() }
         let node = tape.count
         let start = position
         tape.append(TapeNode(kind: .array, start: Int32(start), end: 0, next: 0, count: 0))
@@ -273,7 +281,8 @@ struct TapeScanner {
                 cursor = try escape(at: cursor)
             } else if byte >= 0x80 {
                 if isKey { throw GiveUp() }
-                cursor += try Self.sequenceLength(bytes, at: cursor)
+                guard let length = TextValidation.utf8SequenceLength(bytes, at: cursor) else { throw GiveUp() }
+                cursor += length
             } else {
                 cursor += 1
             }
@@ -294,7 +303,7 @@ struct TapeScanner {
             UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
             return offset + 2
         case UInt8(ascii: "u"):
-            guard let scalar = Self.hex4(bytes, at: offset + 2), scalar < 0xD800 || scalar >= 0xE000 else {
+            guard let scalar = TextValidation.hex4(bytes, at: offset + 2), scalar < 0xD800 || scalar >= 0xE000 else {
                 throw GiveUp()
             }
             return offset + 6
@@ -302,95 +311,20 @@ struct TapeScanner {
         }
     }
 
-    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
-        guard offset + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for index in offset..<(offset + 4) {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 48
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 87
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 55
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    /// The length of the well-formed UTF-8 sequence at `offset` (Unicode's table 3-7, as the reader checks).
-    static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(GiveUp) -> Int {
-        let lead = bytes[offset]
-        let length: Int
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            upper = 0x9F
-        case 0xF0:
-            length = 4
-            lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            upper = 0x8F
-        default: throw GiveUp()
-        }
-        guard offset + length <= bytes.count else { throw GiveUp() }
-        let second = bytes[offset + 1]
-        guard second >= lower && second <= upper else { throw GiveUp() }
-        for index in (offset + 2)..<(offset + length) where bytes[index] & 0xC0 != 0x80 { throw GiveUp() }
-        return length
-    }
-
     /// A number per RFC 8259. Only numbers the reader turns into the same value as `Double(text)`
     /// or `Int(text)` pass: at most 30 digits, an exponent of at most two digits; an integer
     /// beyond `Int` gives up.
     mutating func number() throws(GiveUp) {
+        guard let number = try? JSONNumberSyntax(bytes, at: position) else { throw GiveUp() }
+        // Integers up to 18 digits fit `Int`; longer ones, long fractions and exponents of more
+        // than two digits go to the full reader.
+        guard number.isInteger ? number.mantissaDigits <= 18 : number.mantissaDigits <= 30 && number.exponentDigits <= 2
+        else { throw GiveUp() }
         let start = position
-        var cursor = position
-        if bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
-        let digitsStart = cursor
-        guard cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 else { throw GiveUp() }
-        if bytes[cursor] == 48 {
-            cursor += 1
-            if cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { throw GiveUp() }
-        } else {
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
-        }
-        var digits = cursor - digitsStart
-        var isInteger = true
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
-            isInteger = false
-            cursor += 1
-            let fraction = cursor
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
-            guard cursor > fraction else { throw GiveUp() }
-            digits += cursor - fraction
-        }
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "e") || bytes[cursor] == UInt8(ascii: "E") {
-            isInteger = false
-            cursor += 1
-            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
-                cursor += 1
-            }
-            let exponent = cursor
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
-            guard cursor > exponent, cursor - exponent <= 2 else { throw GiveUp() }
-        }
-        // Integers up to 18 digits fit `Int`; longer ones and long fractions go to the full reader.
-        guard isInteger ? digits <= 18 : digits <= 30 else { throw GiveUp() }
-        position = cursor
+        position = number.end
         tape.append(
             TapeNode(
-                kind: isInteger ? .integer : .number, start: Int32(start), end: Int32(cursor),
+                kind: number.isInteger ? .integer : .number, start: Int32(start), end: Int32(position),
                 next: Int32(tape.count + 1), count: 0))
     }
 }

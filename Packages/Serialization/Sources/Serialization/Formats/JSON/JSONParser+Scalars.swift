@@ -79,20 +79,10 @@ extension JSONParser {
     }
 
     func hex4(at offset: Int) throws(SerializationError) -> UInt32 {
+        if let value = TextValidation.hex4(bytes, at: offset) { return value }
         guard offset + 4 <= bytes.count else { throw error("a \\u escape needs four hex digits", at: bytes.count) }
-        var value: UInt32 = 0
-        for index in offset..<(offset + 4) {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 48
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 87
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 55
-            default: throw error("a \\u escape needs four hex digits", at: index)
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
+        let bad = (offset..<(offset + 4)).first { TextValidation.hexDigit(bytes[$0]) == nil } ?? offset
+        throw error("a \\u escape needs four hex digits", at: bad)
     }
 
     /// The length of the well-formed UTF-8 sequence at `offset`, or an ``SerializationError/invalidUTF8(_:)``.
@@ -108,72 +98,37 @@ extension JSONParser {
     /// number) and ``KeyValue/decimal(_:)`` when it is not.
     mutating func parseNumber() throws(SerializationError) -> KeyValue {
         let start = position
-        var cursor = position
-        var negative = false
-        if bytes[cursor] == UInt8(ascii: "-") {
-            negative = true
-            cursor += 1
-        }
-        guard cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 else {
-            throw error("a number needs digits", at: cursor)
-        }
-        var integer: Int = 0
-        var overflow = false
-        let digitsStart = cursor
-        if bytes[cursor] == 48 {
-            cursor += 1
-            if cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
-                throw error("a number may not start with 0", at: start)
-            }
-        } else {
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
-                let digit = Int(bytes[cursor] - 48)
-                if !overflow {
-                    let (times, o1) = integer.multipliedReportingOverflow(by: 10)
-                    let (plus, o2) =
-                        negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
-                    if o1 || o2 { overflow = true } else { integer = plus }
-                }
-                cursor += 1
+        let number: JSONNumberSyntax
+        do {
+            number = try JSONNumberSyntax(bytes, at: start)
+        } catch {
+            switch error {
+            case .noDigits(let offset): throw self.error("a number needs digits", at: offset)
+            case .leadingZero(let offset): throw self.error("a number may not start with 0", at: offset)
+            case .noFractionDigits(let offset):
+                throw self.error("a decimal point must be followed by digits", at: offset)
+            case .noExponentDigits(let offset): throw self.error("an exponent must have digits", at: offset)
             }
         }
-        var isInteger = true
-        // Up to 15 digits and a small exponent: any Double holds the number exactly, so the
-        // exactness check below is skipped (the common case: what people and writers type).
-        var mantissaDigits = cursor - digitsStart
-        var smallExponent = true
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: ".") {
-            isInteger = false
-            cursor += 1
-            let digits = cursor
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
-            guard cursor > digits else { throw error("a decimal point must be followed by digits", at: cursor) }
-            mantissaDigits += cursor - digits
-        }
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "e") || bytes[cursor] == UInt8(ascii: "E") {
-            isInteger = false
-            cursor += 1
-            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
-                cursor += 1
-            }
-            let digits = cursor
-            while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 { cursor += 1 }
-            guard cursor > digits else { throw error("an exponent must have digits", at: cursor) }
-            // At most two digits, or three below 250: the value stays a normal Double.
-            let count = cursor - digits
-            smallExponent =
-                count <= 2 || (count == 3 && (bytes[digits] < 50 || (bytes[digits] == 50 && bytes[digits + 1] < 53)))
-        }
-        position = cursor
-        if isInteger && !overflow {
+        position = number.end
+        if number.isInteger && !number.overflows {
             // `-0` is the Double negative zero (as JSONDecoder reads it); it still decodes as Int 0.
-            if negative && integer == 0 { return .double(-0.0) }
-            return .int(integer)
+            if number.isNegative && number.integer == 0 { return .double(-0.0) }
+            return .int(number.integer)
         }
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
+        // Up to 15 digits and an exponent of at most two digits, or three below 250: any Double
+        // holds the number exactly, so the exactness check is skipped (the common case: what
+        // people and writers type).
+        let exponent = number.exponentStart
+        let smallExponent =
+            number.exponentDigits <= 2
+            || (number.exponentDigits == 3
+                && (bytes[exponent] < 50 || (bytes[exponent] == 50 && bytes[exponent + 1] < 53)))
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<number.end])
         let value =
-            isInteger
-            ? NumberText.bigInteger(text) : NumberText.fraction(text, fewDigits: mantissaDigits <= 15 && smallExponent)
+            number.isInteger
+            ? NumberText.bigInteger(text)
+            : NumberText.fraction(text, fewDigits: number.mantissaDigits <= 15 && smallExponent)
         guard let value else {
             throw .numberOutOfRange(String(String(decoding: text, as: UTF8.self).prefix(40)), location(at: start))
         }

@@ -1,7 +1,6 @@
 import Foundation
-import Serialization
 
-// The decoding half of ``RecordJSONReader``: a `Decoder` that reads values straight from the
+// The decoding half of ``JSONFastReader``: a `Decoder` that reads values straight from the
 // bytes a ``TapeScanner`` has checked and located. Anything it does not read exactly as the
 // package's JSON reader would is a ``GiveUp``.
 
@@ -16,11 +15,13 @@ final class TapeDecoder: Decoder {
     /// cannot be trusted.
     var gaveUp = false
     var gaveUpByType = false
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfoValues: [CodingUserInfoKey: any Sendable]
+    var userInfo: [CodingUserInfoKey: Any] { userInfoValues }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, tape: [TapeNode]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, tape: [TapeNode], userInfo: [CodingUserInfoKey: any Sendable]) {
         self.bytes = bytes
         self.tape = tape
+        userInfoValues = userInfo
     }
 
     /// The error that hands the document to the full reader, noted on the way.
@@ -135,7 +136,7 @@ final class TapeDecoder: Decoder {
             case UInt8(ascii: "b"): result.append(0x08)
             case UInt8(ascii: "f"): result.append(0x0C)
             case UInt8(ascii: "u"):
-                let value = TapeScanner.hex4(text, at: cursor) ?? 0xFFFD
+                let value = TextValidation.hex4(text, at: cursor) ?? 0xFFFD
                 cursor += 4
                 let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
                 result.append(contentsOf: String(Character(scalar)).utf8)
