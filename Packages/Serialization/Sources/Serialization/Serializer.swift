@@ -17,12 +17,13 @@ public struct Serializer: Sendable {
     public var encoder: KeyValueEncoder
     /// How trees become models.
     public var decoder: KeyValueDecoder
+    /// The nesting limit of ``format`` when it is JSON, which models may then be read from in
+    /// one pass (worked out once: `format` does not change).
+    let jsonDepthLimit: Int?
 
     /// A serializer for `format`, with `options` for both directions.
     public init(_ format: some DataFormat, options: CodingOptions = .default) {
-        self.format = format
-        encoder = KeyValueEncoder(options: options)
-        decoder = KeyValueDecoder(options: options)
+        self.init(format: format, options: options)
     }
 
     /// A serializer for a format chosen at run time.
@@ -30,6 +31,14 @@ public struct Serializer: Sendable {
         self.format = format
         encoder = KeyValueEncoder(options: options)
         decoder = KeyValueDecoder(options: options)
+        jsonDepthLimit = (format as? JSONFormat)?.maximumDepth
+    }
+
+    /// The nesting limit to read `data` in one pass with, or nil when it must be read through a
+    /// tree (not JSON, or keys that need converting).
+    var onePassDepthLimit: Int? {
+        guard let jsonDepthLimit, case .useDefaultKeys = decoder.options.keys else { return nil }
+        return jsonDepthLimit
     }
 
     // MARK: Writing
@@ -96,11 +105,12 @@ public struct Serializer: Sendable {
     /// phases give, which read whatever that pass leaves to them (dates, data, decimals,
     /// migrations, anything unusual).
     public func read<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if let json = format as? JSONFormat, case .useDefaultKeys = decoder.options.keys,
-            let value = JSONFastReader.value(
-                type, from: data, depthLimit: json.maximumDepth, userInfo: decoder.options.userInfo)
-        {
-            return value
+        if let depthLimit = onePassDepthLimit {
+            do {
+                return try JSONFastReader.value(type, from: data, depthLimit: depthLimit, userInfo: decoder.options.userInfo)
+            } catch {
+                // Read below, by the reader whose answer (or error) this is.
+            }
         }
         return try readThroughTree(type, from: data)
     }

@@ -58,7 +58,7 @@ struct JSONFastReaderTests {
     /// What the fast reader alone makes of `data` with the default format and options: nil when it
     /// leaves the document to the full reader.
     func fast<Value: Decodable>(_ type: Value.Type, _ data: Data) -> Value? {
-        JSONFastReader.value(type, from: data, depthLimit: KeyValue.defaultMaximumDepth, userInfo: [:])
+        try? JSONFastReader.value(type, from: data, depthLimit: KeyValue.defaultMaximumDepth, userInfo: [:])
     }
 
     @Test("a plain model is read in one pass, equal to the two-phase reader's")

@@ -293,12 +293,10 @@ where Record.ID: Codable & Sendable {
     /// row (no copy of each body first).
     private func records(_ statement: Statement, _ arguments: StatementArguments) throws -> [Record] {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let reader = RecordCoding.Reader<Record>(in: name)
         var records: [Record] = []
         while let row = try rows.next() {
-            records.append(
-                try row.withUnsafeData(atIndex: 0) { body in
-                    try RecordCoding.decode(Record.self, from: body ?? Data(), in: name)
-                })
+            records.append(try row.withUnsafeData(atIndex: 0) { body in try reader.decode(body ?? Data()) })
         }
         return records
     }

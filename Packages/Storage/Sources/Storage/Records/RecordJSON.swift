@@ -16,4 +16,10 @@ package enum RecordJSON {
     package static func value<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         try json.read(type, from: data)
     }
+
+    /// A reader for the bodies of many records (the rows of one query), which keeps what it
+    /// can between them.
+    package static func reader<Value: Decodable>(for type: Value.Type) -> Serializer.Reader<Value> {
+        json.reader(for: type)
+    }
 }

@@ -15,37 +15,73 @@ enum JSONFastReader {
     /// The deepest nesting read here; deeper documents go to the full reader.
     static let maximumDepth = 256
 
-    /// The `Value` in `data`, or nil when the full reader must read it.
+    /// The `Value` in `data`; ``GiveUp`` when the full reader must read it. For one document (a
+    /// ``Serializer/Reader`` keeps what this looks up for many).
     /// - Parameters:
     ///   - depthLimit: The reader's own limit: a document nested deeper is left to it (to refuse).
     ///   - userInfo: What the model sees as `Decoder.userInfo`, as the full reader passes it.
     static func value<Value: Decodable>(
         _ type: Value.Type, from data: Data, depthLimit: Int, userInfo: [CodingUserInfoKey: any Sendable]
-    ) -> Value? {
-        let kind = modelKinds.kind(of: Value.self)
-        guard kind != .unhandled else { return nil }
+    ) throws(GiveUp) -> Value {
+        var (kind, tape) = fastReaderState.start(Value.self)
+        defer { fastReaderState.finish(returning: &tape) }
+        return try read(Value.self, from: data, depthLimit: depthLimit, userInfo: userInfo, kind: &kind, tape: &tape)
+    }
+
+    /// What the fast reader knows of `type` (``ModelKind/unhandled`` once it met a type only the
+    /// full reader handles).
+    static func kind<Value>(of type: Value.Type) -> ModelKind { fastReaderState.kind(of: type) }
+
+    /// The `Value` in `data`; ``GiveUp`` when the full reader must read it. (A thrown error,
+    /// not an optional: unspecialized generic code would look up `Optional<Value>` for every
+    /// document.)
+    /// - Parameters:
+    ///   - kind: What is known of `Value`; set to ``ModelKind/unhandled`` when it turns out the
+    ///     type needs the full reader (every later document would too).
+    ///   - tape: A tape to fill, kept by the caller for its capacity.
+    static func read<Value: Decodable>(
+        _ type: Value.Type, from data: Data, depthLimit: Int, userInfo: [CodingUserInfoKey: any Sendable],
+        kind: inout ModelKind, tape: inout [TapeNode]
+    ) throws(GiveUp) -> Value {
+        guard kind != .unhandled else { throw GiveUp() }
+        let known = kind
+        tape.removeAll(keepingCapacity: true)
         do {
             return try data.withUnsafeBytes { raw -> Value in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 var scanner = TapeScanner(bytes: bytes, maximumDepth: min(depthLimit, maximumDepth))
+                swap(&scanner.tape, &tape)
+                defer { swap(&scanner.tape, &tape) }
                 try scanner.document()
-                let decoder = TapeDecoder(bytes: bytes, tape: scanner.tape, userInfo: userInfo)
-                let value = try kind == .ordinary ? Value(from: decoder) : decoder.read(Value.self, at: 0, path: [])
-                // A model may have caught a give-up (or `contains` noted one): the result is not the full reader's.
-                if decoder.gaveUp { throw GiveUp(byType: decoder.gaveUpByType) }
-                return value
+                return try decode(Value.self, known, bytes, scanner.tape, userInfo)
             }
         } catch let giveUp as GiveUp where giveUp.byType {
-            modelKinds.markUnhandled(Value.self)
-            return nil
+            fastReaderState.markUnhandled(Value.self)
+            kind = .unhandled
+            throw giveUp
         } catch {
-            return nil
+            throw GiveUp()
         }
     }
 }
 
-/// What the fast reader knows of each model type it met.
-private let modelKinds = ModelKinds()
+extension JSONFastReader {
+    /// The `Value` at the root of `tape`. The decoder goes when this returns, so the tape is not
+    /// shared when it is kept for the next document (unless the model kept the decoder).
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type, _ kind: ModelKind, _ bytes: UnsafeBufferPointer<UInt8>, _ tape: [TapeNode],
+        _ userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws -> Value {
+        let decoder = TapeDecoder(bytes: bytes, tape: tape, userInfo: userInfo)
+        let value = try kind == .ordinary ? Value(from: decoder) : decoder.read(Value.self, at: 0, path: [])
+        // A model may have caught a give-up (or `contains` noted one): the result is not the full reader's.
+        if decoder.gaveUp { throw GiveUp(byType: decoder.gaveUpByType) }
+        return value
+    }
+}
+
+/// What the fast reader keeps between documents.
+let fastReaderState = FastReaderState()
 
 /// What the fast reader knows of a model type.
 enum ModelKind {
@@ -57,23 +93,53 @@ enum ModelKind {
     case unhandled
 }
 
-/// Model types and their ``ModelKind``, shared by every read (one lookup per document).
-private final class ModelKinds: @unchecked Sendable {
-    // @unchecked: `kinds` is only touched under `lock`.
+/// Model types with their ``ModelKind``, and tapes kept for reuse (their capacity), shared by
+/// every read: one lock to start a document, one to end it.
+final class FastReaderState: @unchecked Sendable {
+    // @unchecked: `kinds` and `tapes` are only touched under `lock`.
     private let lock = NSLock()
     private var kinds: [ObjectIdentifier: ModelKind] = [:]
+    private var tapes: [[TapeNode]] = []
+    /// Tapes kept at most (one per thread reading at once, roughly), and the largest kept.
+    private static let keptTapes = 8
+    private static let keptCapacity = 4_096
 
+    /// What is known of `type`, and a tape to fill.
+    func start<T>(_ type: T.Type) -> (ModelKind, [TapeNode]) {
+        let (known, tape) = lock.withLock { (kinds[ObjectIdentifier(type)], tapes.popLast()) }
+        return (known ?? kind(of: type), tape ?? Self.newTape())
+    }
+
+    /// What is known of `type`.
     func kind<T>(of type: T.Type) -> ModelKind {
         let key = ObjectIdentifier(type)
         if let known = lock.withLock({ kinds[key] }) { return known }
         // Worked out outside the lock: the conformance check can be slow the first time.
-        let kind: ModelKind = TapeDecoder.isOrdinary(type) ? .ordinary : .special
-        lock.withLock { kinds[key] = kinds[key] ?? kind }
-        return kind
+        let found: ModelKind = TapeDecoder.isOrdinary(type) ? .ordinary : .special
+        return lock.withLock {
+            if let known = kinds[key] { return known }
+            kinds[key] = found
+            return found
+        }
+    }
+
+    /// Takes `tape` back for the next document, emptied, unless enough are kept or it grew large.
+    func finish(returning tape: inout [TapeNode]) {
+        guard tape.capacity <= Self.keptCapacity else { return }
+        tape.removeAll(keepingCapacity: true)
+        let kept = tape
+        tape = []
+        lock.withLock { if tapes.count < Self.keptTapes { tapes.append(kept) } }
     }
 
     func markUnhandled<T>(_ type: T.Type) {
         lock.withLock { kinds[ObjectIdentifier(type)] = .unhandled }
+    }
+
+    static func newTape() -> [TapeNode] {
+        var tape: [TapeNode] = []
+        tape.reserveCapacity(64)
+        return tape
     }
 }
 
@@ -315,7 +381,7 @@ struct TapeScanner {
     /// or `Int(text)` pass: at most 30 digits, an exponent of at most two digits; an integer
     /// beyond `Int` gives up.
     mutating func number() throws(GiveUp) {
-        guard let number = try? JSONNumberSyntax(bytes, at: position) else { throw GiveUp() }
+        guard let number = try? JSONNumberSyntax(bytes, at: position, readsInteger: false) else { throw GiveUp() }
         // Integers up to 18 digits fit `Int`; longer ones, long fractions and exponents of more
         // than two digits go to the full reader.
         guard number.isInteger ? number.mantissaDigits <= 18 : number.mantissaDigits <= 30 && number.exponentDigits <= 2

@@ -22,13 +22,15 @@ struct JSONNumberSyntax {
     var exponentDigits: Int
     /// The offset of the exponent's first digit (`end` without one).
     var exponentStart: Int
-    /// For an integer: its value, unless it overflows `Int` (then ``overflows``).
+    /// For an integer read with `readsInteger`: its value, unless it overflows `Int` (then ``overflows``).
     var integer: Int
-    /// Whether the integer part is outside `Int`.
+    /// Whether the integer part is outside `Int` (only worked out with `readsInteger`).
     var overflows: Bool
 
-    /// Scans the number starting at `start` (a `-` or a digit).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(Failure) {
+    /// Scans the number starting at `start` (a `-` or a digit); with `readsInteger`, also works
+    /// out the value of its integer part.
+    @inline(__always)
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, readsInteger: Bool) throws(Failure) {
         var cursor = start
         isNegative = bytes[cursor] == UInt8(ascii: "-")
         if isNegative { cursor += 1 }
@@ -42,7 +44,7 @@ struct JSONNumberSyntax {
         } else {
             while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
                 let digit = Int(bytes[cursor] - 48)
-                if !overflows {
+                if readsInteger && !overflows {
                     let (times, o1) = integer.multipliedReportingOverflow(by: 10)
                     let (plus, o2) =
                         isNegative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)

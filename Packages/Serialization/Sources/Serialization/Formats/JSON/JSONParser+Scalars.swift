@@ -100,7 +100,7 @@ extension JSONParser {
         let start = position
         let number: JSONNumberSyntax
         do {
-            number = try JSONNumberSyntax(bytes, at: start)
+            number = try JSONNumberSyntax(bytes, at: start, readsInteger: true)
         } catch {
             switch error {
             case .noDigits(let offset): throw self.error("a number needs digits", at: offset)

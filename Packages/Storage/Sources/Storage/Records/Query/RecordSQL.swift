@@ -22,7 +22,9 @@ package struct RecordSQL<Record> {
 
     /// `name` as a quoted SQL identifier.
     package static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Built per query: plain Swift, without a trip through NSString for the usual name with no quote.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     /// The quoted column holding the field named `name`.
