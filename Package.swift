@@ -62,6 +62,8 @@ let propertyBased = Dep.product("PropertyBased", package: "swift-property-based"
 let mustache = Dep.product("Mustache", package: "swift-mustache")
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
+/// The SQLite C API GRDB links, for reading a column's bytes in place.
+let grdbSQLite = Dep.product("GRDBSQLite", package: "GRDB.swift")
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
 let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
@@ -90,7 +92,7 @@ let modules: [Module] = [
     tool("modelgen", in: "ModelGen", [.module("ModelGen")]),
     package("Storage", [.module("Errors"), .module("Serialization")], tests: [.module("StorageCrashProbe")]),
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
-    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb], tests: [grdb]),
+    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite], tests: [grdb]),
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [

@@ -33,7 +33,11 @@ let package = Package(
         // The child process of the crash and cross-process tests; the tests find it beside themselves.
         .executableTarget(name: "StorageCrashProbe", dependencies: ["Storage"], swiftSettings: swiftSettings),
         .target(
-            name: "StorageSQLite", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "StorageSQLite",
+            dependencies: [
+                "Storage", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageSQLiteTests", dependencies: ["StorageSQLite", .product(name: "GRDB", package: "GRDB.swift")],

@@ -32,6 +32,23 @@ extension Serializer {
             tape = kind == .unhandled ? [] : FastReaderState.newTape()
         }
 
+        /// The `Value` in the bytes `bytes` points to, as ``Serializer/read(_:from:)-(_,Data)``
+        /// reads them: for memory that someone else owns (a database row, a mapped file), read
+        /// without a copy where the one-pass reader answers. The bytes must stay valid and
+        /// unchanged during the call; nothing keeps them after it.
+        public func read(from bytes: UnsafeRawBufferPointer) throws -> Value {
+            if let depthLimit, kind != .unhandled {
+                do {
+                    return try JSONFastReader.read(
+                        Value.self, from: bytes, depthLimit: depthLimit, userInfo: serializer.decoder.options.userInfo,
+                        kind: &kind, tape: &tape)
+                } catch {
+                    // Read below, by the reader whose answer (or error) this is.
+                }
+            }
+            return try serializer.readThroughTree(Value.self, from: Data(bytes))
+        }
+
         /// The `Value` in `data`, as ``Serializer/read(_:from:)-(_,Data)`` reads it.
         public func read(from data: Data) throws -> Value {
             if let depthLimit, kind != .unhandled {

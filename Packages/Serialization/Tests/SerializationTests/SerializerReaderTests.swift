@@ -76,4 +76,16 @@ struct SerializerReaderTests {
         }
         #expect(results == Array(repeating: true, count: 8))
     }
+
+    @Test("reading from memory someone else owns gives what reading Data gives", arguments: [
+        #"{"id":7,"title":"seven","score":2.5}"#, #"{"id":7.0,"title":"integral"}"#, #"{"id":1}"#, "", "[",
+    ])
+    func fromMemory(_ text: String) {
+        let json = Serializer(.json)
+        let reader = json.reader(for: Note.self)
+        let bytes = Array(text.utf8)
+        let fromMemory = outcome { try bytes.withUnsafeBytes { try reader.read(from: $0) } }
+        #expect(fromMemory == outcome { try json.read(Note.self, from: Data(text.utf8)) })
+        #expect(outcome { try reader.read(from: UnsafeRawBufferPointer(start: nil, count: 0)) }.hasPrefix("error:"))
+    }
 }

@@ -33,6 +33,16 @@ package enum RecordCoding {
             self.name = name
         }
 
+        /// The record in the bytes `body` points to (valid for the call), as
+        /// ``RecordCoding/decode(_:from:in:)`` reads it.
+        package func decode(_ body: UnsafeRawBufferPointer) throws -> Record {
+            do {
+                return try json.read(from: body)
+            } catch {
+                throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
+            }
+        }
+
         /// The record in `data`, as ``RecordCoding/decode(_:from:in:)`` reads it.
         package func decode(_ data: Data) throws -> Record {
             do {

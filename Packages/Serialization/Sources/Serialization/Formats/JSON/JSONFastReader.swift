@@ -43,18 +43,32 @@ enum JSONFastReader {
         _ type: Value.Type, from data: Data, depthLimit: Int, userInfo: [CodingUserInfoKey: any Sendable],
         kind: inout ModelKind, tape: inout [TapeNode]
     ) throws(GiveUp) -> Value {
+        do {
+            return try data.withUnsafeBytes { raw in
+                try read(Value.self, from: raw, depthLimit: depthLimit, userInfo: userInfo, kind: &kind, tape: &tape)
+            }
+        } catch let giveUp as GiveUp {
+            throw giveUp
+        } catch {
+            throw GiveUp()
+        }
+    }
+
+    /// ``read(_:from:depthLimit:userInfo:kind:tape:)`` from memory the caller owns.
+    static func read<Value: Decodable>(
+        _ type: Value.Type, from raw: UnsafeRawBufferPointer, depthLimit: Int,
+        userInfo: [CodingUserInfoKey: any Sendable], kind: inout ModelKind, tape: inout [TapeNode]
+    ) throws(GiveUp) -> Value {
         guard kind != .unhandled else { throw GiveUp() }
         let known = kind
         tape.removeAll(keepingCapacity: true)
         do {
-            return try data.withUnsafeBytes { raw -> Value in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                var scanner = TapeScanner(bytes: bytes, maximumDepth: min(depthLimit, maximumDepth))
-                swap(&scanner.tape, &tape)
-                defer { swap(&scanner.tape, &tape) }
-                try scanner.document()
-                return try decode(Value.self, known, bytes, scanner.tape, userInfo)
-            }
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var scanner = TapeScanner(bytes: bytes, maximumDepth: min(depthLimit, maximumDepth))
+            swap(&scanner.tape, &tape)
+            defer { swap(&scanner.tape, &tape) }
+            try scanner.document()
+            return try decode(Value.self, known, bytes, scanner.tape, userInfo)
         } catch let giveUp as GiveUp where giveUp.byType {
             fastReaderState.markUnhandled(Value.self)
             kind = .unhandled

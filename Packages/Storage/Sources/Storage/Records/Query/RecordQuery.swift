@@ -48,9 +48,7 @@ public struct RecordQuery<Record: QueryableRecord>: Sendable {
     /// - Throws: ``RecordStoreError/unqueryableField(keyPath:record:)`` for a key path not declared
     ///   queryable, ``RecordStoreError/invalidField(name:record:reason:)`` for a bad declaration.
     public func plan() throws(RecordStoreError) -> RecordQueryPlan<Record> {
-        let fields = try QuerySchema.fields(of: Record.self)
-        var byKeyPath: [AnyKeyPath: QueryField<Record>] = [:]
-        for field in fields { byKeyPath[field.keyPath] = field }
+        let byKeyPath = try QuerySchema.index(of: Record.self)
         func resolve(_ key: QueryKeyPath) throws(RecordStoreError) -> QueryField<Record> {
             guard let field = byKeyPath[key.keyPath] else {
                 throw .unqueryableField(
@@ -201,6 +199,52 @@ package enum QuerySchema {
     }
 
     private static func declared<Record: QueryableRecord>(_ type: Record.Type) -> Any { type.queryableFields }
+
+    /// The checked fields of `type` by key path, worked out once per type: every query resolves
+    /// its key paths here, and checking the declaration each time cost more than SQLite took to
+    /// run a small query.
+    /// - Throws: what ``fields(of:)`` throws, every time.
+    package static func index<Record>(of type: Record.Type) throws(RecordStoreError) -> [AnyKeyPath: QueryField<Record>] {
+        let key = ObjectIdentifier(type)
+        if let known = checkedIndexes.value(for: key) {
+            switch known {
+            case .success(let index): if let index = index as? FieldIndex<Record> { return index.byKeyPath }
+            case .failure(let error): throw error
+            }
+        }
+        let result: Result<AnyObject, RecordStoreError>
+        do {
+            let fields = try fields(of: type)
+            result = .success(FieldIndex(Dictionary(fields.map { ($0.keyPath, $0) }, uniquingKeysWith: { first, _ in first })))
+        } catch {
+            result = .failure(error)
+        }
+        checkedIndexes.set(result, for: key)
+        switch result {
+        case .success(let index): return (index as? FieldIndex<Record>)?.byKeyPath ?? [:]
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// A record type's checked fields by key path (a class, so the cache holds it as `AnyObject`).
+private final class FieldIndex<Record>: @unchecked Sendable {
+    // @unchecked: immutable; a key path is an immutable value.
+    let byKeyPath: [AnyKeyPath: QueryField<Record>]
+    init(_ byKeyPath: [AnyKeyPath: QueryField<Record>]) { self.byKeyPath = byKeyPath }
+}
+
+/// ``QuerySchema/index(of:)``'s answers, by record type.
+private let checkedIndexes = TypeCache()
+
+private final class TypeCache: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [ObjectIdentifier: Result<AnyObject, RecordStoreError>] = [:]
+    func value(for key: ObjectIdentifier) -> Result<AnyObject, RecordStoreError>? { lock.withLock { entries[key] } }
+    func set(_ value: Result<AnyObject, RecordStoreError>, for key: ObjectIdentifier) {
+        lock.withLock { entries[key] = value }
+    }
 }
 
 /// A failed record query or a refused record write.
