@@ -417,10 +417,13 @@ where Record.ID: Codable & Sendable {
         let name = name
         do {
             let rows = try await rows(sql, values)
+            let reader = RecordCoding.Reader<Record>(in: name)
             var records: [Record] = []
             records.reserveCapacity(rows.count)
             for row in rows {
-                records.append(try RecordCoding.decode(Record.self, from: try row.decode(Data.self), in: name))
+                // Read where the row's buffer holds the body: no copy into a `Data` first.
+                let body = try row.decode(ByteBuffer.self)
+                records.append(try body.withUnsafeReadableBytes { try reader.decode($0) })
             }
             return records
         } catch {
