@@ -49,7 +49,8 @@ private func readDocument(_ data: Data) {
     let onePass = try? Serializer(.json).read(Plain.self, from: data)
     let twoPhase = try? KeyValueDecoder().decode(Plain.self, from: JSONFormat().tree(from: data))
     if onePass != twoPhase {
-        fatalError("JSON: the one-pass reader read \(String(describing: onePass)), the tree \(String(describing: twoPhase))")
+        fatalError(
+            "JSON: the one-pass reader read \(String(describing: onePass)), the tree \(String(describing: twoPhase))")
     }
     for format in formats {
         // Every reader must return a tree or a typed error, never crash or hang.

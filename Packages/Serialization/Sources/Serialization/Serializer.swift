@@ -107,7 +107,8 @@ public struct Serializer: Sendable {
     public func read<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if let depthLimit = onePassDepthLimit {
             do {
-                return try JSONFastReader.value(type, from: data, depthLimit: depthLimit, userInfo: decoder.options.userInfo)
+                return try JSONFastReader.value(
+                    type, from: data, depthLimit: depthLimit, userInfo: decoder.options.userInfo)
             } catch {
                 // Read below, by the reader whose answer (or error) this is.
             }

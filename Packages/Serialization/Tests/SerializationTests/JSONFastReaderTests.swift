@@ -40,7 +40,9 @@ struct JSONFastReaderTests {
 
     /// What the full reader makes of `text`: the value, or its error, as text (a double's text
     /// tells every value apart, `-0.0` from `0.0` too).
-    func full<Value: Decodable>(_ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json))
+    func full<Value: Decodable>(
+        _ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json)
+    )
         -> String
     {
         do { return "\(try serializer.readThroughTree(type, from: Data(text.utf8)))" } catch {
@@ -49,7 +51,9 @@ struct JSONFastReaderTests {
     }
 
     /// What `Serializer.read` makes of `text` (the fast reader, else the full one), as text.
-    func read<Value: Decodable>(_ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json))
+    func read<Value: Decodable>(
+        _ type: Value.Type, _ text: String, _ serializer: Serializer = Serializer(.json)
+    )
         -> String
     {
         do { return "\(try serializer.read(type, from: Data(text.utf8)))" } catch { return "error: \(error)" }
@@ -300,9 +304,11 @@ struct JSONFastReaderTests {
         #expect(try Serializer(.json).read(Measured.self, from: data) == Measured(value: 3, unit: "none"))
     }
 
-    @Test("errors are the two-phase reader's, with the file's location", arguments: [
-        #"{"id":1}"#, #"{"id":"x","text":"a"}"#, #"{"id":1,"text":"a""#, #"{"id":1,"text":"a","id":2}"#,
-    ])
+    @Test(
+        "errors are the two-phase reader's, with the file's location",
+        arguments: [
+            #"{"id":1}"#, #"{"id":"x","text":"a"}"#, #"{"id":1,"text":"a""#, #"{"id":1,"text":"a","id":2}"#,
+        ])
     func errors(_ text: String) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: url)

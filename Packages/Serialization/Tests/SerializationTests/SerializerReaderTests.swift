@@ -22,9 +22,13 @@ struct SerializerReaderTests {
         do { return "\(try body())" } catch { return "error: \(error)" }
     }
 
-    @Test("good, bad and odd documents in a row give read's answers", arguments: [Serializer(.json), Serializer(.prettyJSON), Serializer(.xmlPropertyList)])
+    @Test(
+        "good, bad and odd documents in a row give read's answers",
+        arguments: [Serializer(.json), Serializer(.prettyJSON), Serializer(.xmlPropertyList)])
     func mixedDocuments(serializer: Serializer) throws {
-        let good = try (0..<20).map { try serializer.data(Note(id: $0, title: "note \($0)", score: $0 % 3 == 0 ? nil : 1.5)) }
+        let good = try (0..<20).map {
+            try serializer.data(Note(id: $0, title: "note \($0)", score: $0 % 3 == 0 ? nil : 1.5))
+        }
         let odd = [
             Data(#"{"id":1,"title":"a","id":2}"#.utf8), Data(#"{"id":1.0,"title":"integral"}"#.utf8),
             Data(#"{"id":"x","title":"a"}"#.utf8), Data("not json".utf8), Data(), Data([0xFF, 0xFE]),
@@ -77,9 +81,11 @@ struct SerializerReaderTests {
         #expect(results == Array(repeating: true, count: 8))
     }
 
-    @Test("reading from memory someone else owns gives what reading Data gives", arguments: [
-        #"{"id":7,"title":"seven","score":2.5}"#, #"{"id":7.0,"title":"integral"}"#, #"{"id":1}"#, "", "[",
-    ])
+    @Test(
+        "reading from memory someone else owns gives what reading Data gives",
+        arguments: [
+            #"{"id":7,"title":"seven","score":2.5}"#, #"{"id":7.0,"title":"integral"}"#, #"{"id":1}"#, "", "[",
+        ])
     func fromMemory(_ text: String) {
         let json = Serializer(.json)
         let reader = json.reader(for: Note.self)

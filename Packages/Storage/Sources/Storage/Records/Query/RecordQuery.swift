@@ -204,7 +204,8 @@ package enum QuerySchema {
     /// its key paths here, and checking the declaration each time cost more than SQLite took to
     /// run a small query.
     /// - Throws: what ``fields(of:)`` throws, every time.
-    package static func index<Record>(of type: Record.Type) throws(RecordStoreError) -> [AnyKeyPath: QueryField<Record>] {
+    package static func index<Record>(of type: Record.Type) throws(RecordStoreError) -> [AnyKeyPath: QueryField<Record>]
+    {
         let key = ObjectIdentifier(type)
         if let known = checkedIndexes.value(for: key) {
             switch known {
@@ -215,7 +216,8 @@ package enum QuerySchema {
         let result: Result<AnyObject, RecordStoreError>
         do {
             let fields = try fields(of: type)
-            result = .success(FieldIndex(Dictionary(fields.map { ($0.keyPath, $0) }, uniquingKeysWith: { first, _ in first })))
+            result = .success(
+                FieldIndex(Dictionary(fields.map { ($0.keyPath, $0) }, uniquingKeysWith: { first, _ in first })))
         } catch {
             result = .failure(error)
         }
