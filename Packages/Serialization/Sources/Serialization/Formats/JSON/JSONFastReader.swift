@@ -191,10 +191,12 @@ struct TapeScanner {
     }
 
     mutating func document() throws(GiveUp) {
+        // Tape offsets are Int32: a longer document is the full reader's, before a byte is read.
+        guard bytes.count < Int(Int32.max) else { throw GiveUp() }
         skipWhitespace()
         try value(depth: 0)
         skipWhitespace()
-        guard position == bytes.count, bytes.count < Int(Int32.max) else { throw GiveUp() }
+        guard position == bytes.count else { throw GiveUp() }
     }
 
     mutating func skipWhitespace() {
@@ -378,10 +380,9 @@ struct TapeScanner {
     /// are left to the full reader.
     func escape(at offset: Int) throws(GiveUp) -> Int {
         guard offset + 1 < bytes.count else { throw GiveUp() }
-        switch bytes[offset + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "r"),
-            UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
-            return offset + 2
+        let code = bytes[offset + 1]
+        if JSONEscape.byte(for: code) != nil { return offset + 2 }
+        switch code {
         case UInt8(ascii: "u"):
             guard let scalar = TextValidation.hex4(bytes, at: offset + 2), scalar < 0xD800 || scalar >= 0xE000 else {
                 throw GiveUp()
