@@ -44,13 +44,11 @@ extension JSONParser {
     mutating func parseEscape(at offset: Int) throws(SerializationError) -> Int {
         guard offset + 1 < bytes.count else { throw error("a string is not closed", at: bytes.count) }
         let code = bytes[offset + 1]
+        if let byte = JSONEscape.byte(for: code) {
+            scratch.append(byte)
+            return offset + 2
+        }
         switch code {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(code)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
         case UInt8(ascii: "u"):
             var scalar = try hex4(at: offset + 2)
             var next = offset + 6
@@ -75,7 +73,6 @@ extension JSONParser {
         default:
             throw error("an invalid escape \\\(describe(offset + 1))", at: offset)
         }
-        return offset + 2
     }
 
     func hex4(at offset: Int) throws(SerializationError) -> UInt32 {

@@ -129,18 +129,13 @@ final class TapeDecoder: Decoder {
             }
             let code = text[cursor + 1]
             cursor += 2
-            switch code {
-            case UInt8(ascii: "n"): result.append(0x0A)
-            case UInt8(ascii: "r"): result.append(0x0D)
-            case UInt8(ascii: "t"): result.append(0x09)
-            case UInt8(ascii: "b"): result.append(0x08)
-            case UInt8(ascii: "f"): result.append(0x0C)
-            case UInt8(ascii: "u"):
+            if let byte = JSONEscape.byte(for: code) {
+                result.append(byte)
+            } else {  // `u`: the scanner let no other escape through
                 let value = TextValidation.hex4(text, at: cursor) ?? 0xFFFD
                 cursor += 4
                 let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
                 result.append(contentsOf: String(Character(scalar)).utf8)
-            default: result.append(code)
             }
         }
         return String(decoding: result, as: UTF8.self)
