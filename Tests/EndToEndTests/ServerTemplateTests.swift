@@ -28,12 +28,22 @@ struct ServerTemplateTests {
         let refused = try BoilerProcess.boiler(
             ["add", "resource", "Tags", "name:String", "--project", project.path], in: scratch.url)
         #expect(refused.status == 64, "\(refused.output)")
+        // One part of every kind, so the same build shows they compile and their tests pass.
+        for (kind, name) in [
+            ("command", "ArchiveNote"), ("route", "UserStats"), ("service", "Sync"), ("model", "Label"),
+        ] {
+            let part = try BoilerProcess.boiler(["add", kind, name, "--project", project.path], in: scratch.url)
+            #expect(part.status == 0, "\(part.output)")
+        }
         let started = ContinuousClock.now
         let build = try BoilerProcess.swift(["build", "--build-tests"], in: project)
         try #require(build.status == 0, "\(build.output)")
         let built = ContinuousClock.now
         let test = try BoilerProcess.swift(["test", "--skip-build"], in: project)
         #expect(test.status == 0, "\(test.output)")
+        for added in ["ArchiveNote changes the notes as intended", "GET /user-stats answers"] {
+            #expect(test.output.contains(added), "the added part's test did not run: \(added)")
+        }
         print("server template: build \(built - started), test \(ContinuousClock.now - built)")
 
         let server = try RunningServer(
@@ -63,6 +73,10 @@ struct ServerTemplateTests {
         #expect(missingResponse.statusCode == 404)
         #expect(missingResponse.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
         #expect(String(decoding: problem, as: UTF8.self).contains("There is no note with id"))
+
+        let (stats, statsResponse) = try await HTTP.send("GET", base.appendingPathComponent("user-stats"))
+        #expect(statsResponse.statusCode == 200)
+        #expect(String(decoding: stats, as: UTF8.self) == "UserStats")
 
         let (tag, tagResponse) = try await HTTP.send(
             "POST", base.appendingPathComponent("tags"), #"{"name": "urgent", "count": 3}"#)

@@ -24,8 +24,8 @@ public enum BoilerError: AppError, Equatable {
     case invalidRecord(path: String, field: String, reason: String)
     /// A file would be written outside the project folder (through `..` or a symbolic link).
     case outsideProject(path: String, reason: String)
-    /// An argument of `boiler add resource` (its name or a `name:Type` field) is not acceptable;
-    /// `part` says which.
+    /// An argument of `boiler add` (a resource's name or `name:Type` field, a part's name that
+    /// the project already uses) is not acceptable; `part` says which.
     case invalidResource(part: String, value: String, reason: String)
 
     /// What went wrong, in words a user can act on.

@@ -23,7 +23,8 @@ struct ServerTemplatePlanTests {
                 ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
                 "Sources/Notes/main.swift", "Sources/NotesCore/Commands/NoteCommands.swift",
                 "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
-                "Sources/NotesCore/Generated/_Resources.swift", "Sources/NotesCore/HTTP/NoteRoutes.swift",
+                "Sources/NotesCore/Generated/_Parts.swift", "Sources/NotesCore/Generated/_Resources.swift",
+                "Sources/NotesCore/HTTP/NoteRoutes.swift",
                 "Sources/NotesCore/HTTP/ProblemDetails.swift",
                 "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NoteEvents.swift",
                 "Sources/NotesCore/Model/NotesError.swift", "Sources/NotesCore/NoteDomain.swift",
@@ -111,25 +112,5 @@ struct ServerTemplatePlanTests {
         } throws: { error in
             (error as? BoilerError)?.message.contains("no --database except with --template server") == true
         }
-    }
-
-    @Test("boiler add command refuses a server project, pointing to boiler add resource, and writes nothing")
-    func addRefused() throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let folder = temp.url.appendingPathComponent("Notes")
-        _ = try PlanWriter().write(try Self.plan(in: folder), force: false)
-        let before = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
-        #expect {
-            try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
-        } throws: { error in
-            (error as? BoilerError)?.message.contains("a server project takes resources") == true
-        }
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == before)
-    }
-
-    static func plan(in folder: URL) throws -> ScaffoldPlan {
-        let options = ProjectOptions(name: try ProjectName("Notes"), template: .server, packages: nil, kit: .path("/k"))
-        return try Scaffolder(options: options).plan(in: folder)
     }
 }

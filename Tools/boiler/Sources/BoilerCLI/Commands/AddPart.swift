@@ -9,9 +9,13 @@ struct AddPart: AsyncParsableCommand {
         abstract: "Add a command, route, service, model or resource to a project made by 'boiler new'.",
         discussion: """
             New files are written only where nothing exists yet. Routes and services are wired \
-            into the app through the machine file Generated/_Parts.swift, which is rewritten only \
-            if it has not been edited by hand. Names and paths in .boiler.json are checked first, \
-            and nothing is written outside the project.
+            into the app or server through the machine file Generated/_Parts.swift, which is \
+            rewritten only if it has not been edited by hand. Names and paths in .boiler.json are \
+            checked first, and nothing is written outside the project.
+
+            In a server project a command runs against the NoteDomain (and comes with a test over \
+            a real SQLite file), a route is a Hummingbird route with a test through the router, a \
+            service runs beside the HTTP server in its service group, and a model is a design file.
 
             'boiler add resource Tag name:String count:Int note:String?' adds a resource with typed \
             fields (String, Int, Double, Bool, Date, UUID; '?' makes one optional; quote it for \

@@ -15,14 +15,7 @@ struct PartAdder {
         // The record is a file anyone can edit: its names become paths and Swift source.
         try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
         let part = try ProjectName(rawName).module
-        // A server's parts are resources (entity, commands, routes, tests), which `boiler add`
-        // cannot write yet; the app and library parts would not compile there.
-        if record.template == .server {
-            throw .invalidOption(
-                "kind", value: kind.rawValue,
-                expected: "a project made with --template app, cli or library: a server project takes resources "
-                    + "('boiler add resource Tag name:String')")
-        }
+        if record.template == .server { return try addToServer(kind, part: part, record: record, dryRun: dryRun) }
         let isApp = record.template == .app
         let core = record.template == .library ? record.module : "\(record.module)Core"
         let has = { (module: String) in isApp || record.packages.map { $0.contains(module) } ?? true }
@@ -33,9 +26,7 @@ struct PartAdder {
         var files: [PlannedFile]
         var hint: String?
         switch kind {
-        case .resource:
-            // `boiler add resource` goes through ResourceAdder, which takes the fields too.
-            throw .invalidOption("kind", value: kind.rawValue, expected: "a resource's fields (use ResourceAdder)")
+        case .resource: throw Self.resourceNeedsFields
         case .command:
             guard has("Commands") else { throw Self.needs("Commands", kind) }
             files = PartTemplates.command(context)
@@ -52,20 +43,85 @@ struct PartAdder {
             files = kind == .service ? PartTemplates.service(context) : PartTemplates.model(context)
         }
 
-        let plan = ScaffoldPlan(folder: folder, files: files)
-        let conflicts = plan.conflicts()
-        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
-
         var machine: PlannedFile?
         if isApp && (kind == .route || kind == .service) {
             var parts = record.parts ?? ProjectRecord.Parts()
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
             let wiring = PartTemplates.parts(
                 core: core, model: context.model, routes: parts.routes, services: parts.services)
-            try ensureUnedited(wiring.path, record: record)
             machine = wiring
             record.parts = parts
         }
+        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
+    }
+
+    /// A server project's part: commands run against its `NoteDomain`, routes are Hummingbird
+    /// routes, services run in its service group; routes and services are wired through the
+    /// server's own machine file, `Generated/_Parts.swift`.
+    private func addToServer(
+        _ kind: AddPart.Kind, part: String, record: ProjectRecord, dryRun: Bool
+    ) throws(BoilerError) -> Outcome {
+        var record = record
+        let context = ServerPartTemplates.Context(part: part, module: record.module)
+        let files: [PlannedFile]
+        switch kind {
+        case .resource: throw Self.resourceNeedsFields
+        case .command: files = ServerPartTemplates.command(context)
+        case .route: files = ServerPartTemplates.route(context)
+        case .service: files = ServerPartTemplates.service(context)
+        case .model:
+            files = PartTemplates.model(
+                PartTemplates.Context(part: part, core: context.core, model: "", importLine: "Boilerplate"))
+        }
+        let type = kind == .route ? part + "Routes" : kind == .service ? part + "Service" : part
+        try checkUnused(type, part: "\(kind.rawValue) name", name: part, record: record)
+        var machine: PlannedFile?
+        var hint: String?
+        if kind == .route || kind == .service {
+            var parts = record.parts ?? ProjectRecord.Parts()
+            if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
+            let wiring = ServerPartTemplates.parts(
+                module: record.module, routes: parts.routes, services: parts.services)
+            // A project made before the server template had the machine file calls nothing in it.
+            if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(wiring.path).path) {
+                hint = ServerPartTemplates.wiringHint(module: record.module)
+            }
+            machine = wiring
+            record.parts = parts
+        }
+        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
+    }
+
+    /// Refuses a part whose type would have the name of a type the server project declares (the
+    /// template's, a resource's, a model's, an earlier part's): the project would not compile.
+    /// Compared ignoring case, as file names are on a case-insensitive disk.
+    private func checkUnused(_ type: String, part: String, name: String, record: ProjectRecord) throws(BoilerError) {
+        var taken = ResourceAdder(folder: folder).takenNames(record)
+        taken.formUnion([record.module + "Parts", "NoteActivityLog", "ProblemDetails"])
+        for path in record.files.keys where path.hasSuffix(".swift") {
+            let components = path.split(separator: "/")
+            guard components.count >= 2, ["Commands", "HTTP", "Services"].contains(components[components.count - 2])
+            else { continue }
+            taken.insert(String(components[components.count - 1].dropLast(".swift".count)))
+        }
+        let lowered = type.lowercased()
+        if let existing = taken.first(where: { $0.lowercased() == lowered }) {
+            throw .invalidResource(
+                part: part, value: name,
+                reason: "the project already declares \(existing), so \(type) would not compile")
+        }
+    }
+
+    /// Writes a part's files and its machine file, then the record; refuses conflicts and edited
+    /// machine files before writing anything, and removes what it wrote when a write fails.
+    private func write(
+        _ files: [PlannedFile], machine: PlannedFile?, record: ProjectRecord, hint: String?, dryRun: Bool
+    ) throws(BoilerError) -> Outcome {
+        var record = record
+        let plan = ScaffoldPlan(folder: folder, files: files)
+        let conflicts = plan.conflicts()
+        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
+        if let machine { try ensureUnedited(machine.path, record: record) }
         let written = plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])
         for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }
         if dryRun { return Outcome(written: written, hint: hint) }
@@ -110,6 +166,10 @@ struct PartAdder {
         case .service, .model, .resource: "Boilerplate"
         }
     }
+
+    /// `boiler add resource` goes through ResourceAdder, which takes the fields too.
+    static let resourceNeedsFields = BoilerError.invalidOption(
+        "kind", value: AddPart.Kind.resource.rawValue, expected: "a resource's fields (use ResourceAdder)")
 
     static func needs(_ module: String, _ kind: AddPart.Kind) -> BoilerError {
         .invalidOption(

@@ -248,15 +248,17 @@ extension ServerTemplate {
         import Hummingbird
         import Logging
 
-        /// Builds {{Name}}'s HTTP application: the router with the note routes over a ``NoteDomain``
-        /// and the routes of the resources added with `boiler add resource`.
+        /// Builds {{Name}}'s HTTP application: the router with the note routes over a ``NoteDomain``,
+        /// the routes of the resources added with `boiler add resource` and those added with
+        /// `boiler add route`.
         public enum {{Name}}Server {
-            /// The router: `GET /health`, the ``NoteRoutes`` and the added resources' routes.
+            /// The router: `GET /health`, the ``NoteRoutes``, the added resources' and routes'.
             public static func router(domain: NoteDomain, resources: {{Name}}Resources) -> Router<BasicRequestContext> {
                 let router = Router()
                 router.get("health") { _, _ in "ok" }
                 NoteRoutes.add(to: router, domain: domain)
                 resources.add(to: router)
+                {{Name}}Parts.addRoutes(to: router, domain: domain)
                 return router
             }
 
@@ -357,6 +359,7 @@ extension ServerTemplate {
             }
             let services = ServiceRegistry(log: LogSink(log))
             services.register(NoteActivityLog.self) { NoteActivityLog(bus: domain.bus, log: LogSink(log)) }
+            {{Name}}Parts.registerServices(in: services, domain: domain, log: LogSink(log))
             let host = settings.host
             let app = {{Name}}Server.application(
                 domain: domain, resources: resources, host: host, port: settings.port, logger: log

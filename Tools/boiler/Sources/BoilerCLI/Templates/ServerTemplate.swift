@@ -26,6 +26,7 @@ enum ServerTemplate {
             PlannedFile("Sources/{{Name}}Core/Services/NoteActivityLog.swift", activityLog),
             PlannedFile("Sources/{{Name}}Core/{{Name}}Server.swift", serverFactory),
             ResourceTemplates.serverWiring(module: "{{Name}}", resources: []),
+            ServerPartTemplates.parts(module: "{{Name}}", routes: [], services: []),
             PlannedFile("Sources/{{Name}}/main.swift", executable),
             PlannedFile("Tests/{{Name}}CoreTests/TestServer.swift", testServer),
             PlannedFile("Tests/{{Name}}CoreTests/NoteRoutesTests.swift", noteRoutesTests),

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+@testable import BoilerCLI
+
+/// `boiler add command|route|service|model` in a server project: parts that fit its domain and
+/// HTTP layer, wired through its own machine file. (That they compile and their tests pass in a
+/// generated project is checked end to end by the root package's ServerTemplateTests.)
+@Suite("boiler add in a server project")
+struct ServerPartTests {
+    func serverProject(in temp: TemporaryFolder) throws -> URL {
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .server, packages: nil, kit: .path("/k"))
+        let folder = temp.url.appendingPathComponent("Notes")
+        _ = try PlanWriter().write(try Scaffolder(options: options).plan(in: folder), force: false)
+        return folder
+    }
+
+    func read(_ folder: URL, _ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static let wiring = "Sources/NotesCore/Generated/_Parts.swift"
+
+    @Test("a command runs against the NoteDomain and comes with a test over a real database; it is recorded")
+    func command() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let outcome = try PartAdder(folder: folder).add(.command, named: "archive-note", dryRun: false)
+        #expect(
+            outcome.written == [
+                "Sources/NotesCore/Commands/ArchiveNote.swift", "Tests/NotesCoreTests/ArchiveNoteTests.swift",
+            ])
+        #expect(outcome.hint == nil)
+        let source = try read(folder, "Sources/NotesCore/Commands/ArchiveNote.swift")
+        #expect(source.contains("public struct ArchiveNote: NoteCommand"))
+        #expect(source.contains("func run(in domain: NoteDomain) async throws"))
+        let test = try read(folder, "Tests/NotesCoreTests/ArchiveNoteTests.swift")
+        #expect(test.contains("NotesDatabase.open(.sqlite("))
+        #expect(test.contains("try await domain.run(ArchiveNote())"))
+        let record = try ProjectRecord.read(in: folder)
+        #expect(record.files["Sources/NotesCore/Commands/ArchiveNote.swift"] == ProjectRecord.hash(source))
+    }
+
+    @Test("routes and services are wired through Generated/_Parts.swift, which the router and main call")
+    func wiring() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let empty = try read(folder, Self.wiring)
+        #expect(empty.contains("public enum NotesParts"))
+        #expect(
+            try read(folder, "Sources/NotesCore/NotesServer.swift").contains(
+                "NotesParts.addRoutes(to: router, domain: domain)"))
+        #expect(
+            try read(folder, "Sources/Notes/main.swift").contains(
+                "NotesParts.registerServices(in: services, domain: domain, log: LogSink(log))"))
+
+        let route = try PartAdder(folder: folder).add(.route, named: "UserStats", dryRun: false)
+        #expect(
+            route.written == [
+                "Sources/NotesCore/HTTP/UserStatsRoutes.swift", "Tests/NotesCoreTests/UserStatsRoutesTests.swift",
+                Self.wiring,
+            ])
+        #expect(route.hint == nil)
+        _ = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
+        _ = try PartAdder(folder: folder).add(.route, named: "Export", dryRun: false)
+        let wiring = try read(folder, Self.wiring)
+        #expect(
+            wiring.contains(
+                """
+                        UserStatsRoutes.add(to: router, domain: domain)
+                        ExportRoutes.add(to: router, domain: domain)
+
+                """))
+        #expect(wiring.contains("services.register(SyncService.self) { SyncService(bus: domain.bus, log: log) }"))
+        #expect(try read(folder, "Sources/NotesCore/HTTP/UserStatsRoutes.swift").contains(#"router.get("user-stats")"#))
+        #expect(try read(folder, "Tests/NotesCoreTests/UserStatsRoutesTests.swift").contains(#"uri: "/user-stats""#))
+        #expect(
+            try read(folder, "Sources/NotesCore/Services/SyncService.swift").contains(
+                "public init(bus: Bus, log: LogSink)"))
+        let record = try ProjectRecord.read(in: folder)
+        #expect(record.parts == ProjectRecord.Parts(routes: ["UserStats", "Export"], services: ["Sync"]))
+        #expect(record.files[Self.wiring] == ProjectRecord.hash(wiring))
+    }
+
+    @Test("a model is a design file, as in an app")
+    func model() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let outcome = try PartAdder(folder: folder).add(.model, named: "Label", dryRun: false)
+        #expect(outcome.written == ["Sources/NotesCore/Designs/Label.modelgen.yaml"])
+        #expect(try read(folder, "Sources/NotesCore/Designs/Label.modelgen.yaml").contains("- name: Label"))
+    }
+
+    @Test("a project made before the machine file existed gets it, and is told the two calls to add")
+    func olderProject() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(Self.wiring))
+        var record = try ProjectRecord.read(in: folder)
+        record.files[Self.wiring] = nil
+        try Data(record.json.utf8).write(to: folder.appendingPathComponent(ProjectRecord.fileName))
+
+        let outcome = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
+        #expect(outcome.written.contains(Self.wiring))
+        let hint = try #require(outcome.hint)
+        #expect(hint.contains("NotesParts.addRoutes(to: router, domain: domain)"))
+        #expect(hint.contains("NotesParts.registerServices(in: services, domain: domain, log: LogSink(log))"))
+        #expect(try read(folder, Self.wiring).contains("SyncService(bus: domain.bus, log: log)"))
+    }
+
+    @Test("a hand-edited machine file is left alone, and the new route is not written either")
+    func editedMachineFile() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(Self.wiring))
+        let before = TemporaryFolder.listing(of: folder)
+        #expect {
+            try PartAdder(folder: folder).add(.route, named: "Export", dryRun: false)
+        } throws: { error in
+            guard case .writeFailed(let path, let reason)? = error as? BoilerError else { return false }
+            return path == Self.wiring && reason.contains("edited by hand")
+        }
+        #expect(try read(folder, Self.wiring) == "// mine\n")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+        #expect(try ProjectRecord.read(in: folder).parts == nil)
+    }
+
+    @Test("a part whose file exists is a conflict; a name that is not a Swift name is refused; nothing is written")
+    func refusals() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let before = TemporaryFolder.listing(of: folder)
+        // The template's own routes: the same path.
+        #expect {
+            try PartAdder(folder: folder).add(.route, named: "Note", dryRun: false)
+        } throws: { error in
+            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
+            return paths.contains("Sources/NotesCore/HTTP/NoteRoutes.swift")
+        }
+        // A type the project already declares: the template's, and an earlier part's.
+        for (kind, name) in [
+            (AddPart.Kind.command, "CreateNote"), (.service, "NoteActivityLog"), (.command, "NotesParts"),
+        ] {
+            #expect {
+                try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
+            } throws: { error in
+                guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
+                return value == name && reason.contains("already declares")
+            }
+        }
+        for name in ["../Evil", "Evil\nName", "", String(repeating: "A", count: 10_000_000)] {
+            #expect(throws: BoilerError.self) {
+                try PartAdder(folder: folder).add(.command, named: name, dryRun: false)
+            }
+        }
+        #expect(throws: BoilerError.self) { try PartAdder(folder: folder).add(.resource, named: "Tag", dryRun: false) }
+        #expect(TemporaryFolder.listing(of: folder) == before)
+        #expect(
+            try read(folder, Self.wiring)
+                == ServerPartTemplates.parts(module: "Notes", routes: [], services: []).contents)
+    }
+
+    @Test("a part named like an earlier part's type is refused, ignoring case")
+    func earlierPart() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
+        _ = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
+        #expect(throws: BoilerError.self) {
+            try PartAdder(folder: folder).add(.model, named: "Archivenote", dryRun: false)
+        }
+        #expect(throws: BoilerError.self) {
+            try PartAdder(folder: folder).add(.command, named: "SyncService", dryRun: false)
+        }
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/NotesCore/Commands/SyncService.swift").path))
+    }
+
+    @Test("--dry-run lists the part and the machine file and writes nothing")
+    func dryRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let before = TemporaryFolder.listing(of: folder)
+        let wiring = try read(folder, Self.wiring)
+        let outcome = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: true)
+        #expect(outcome.written == ["Sources/NotesCore/Services/SyncService.swift", Self.wiring])
+        #expect(TemporaryFolder.listing(of: folder) == before)
+        #expect(try read(folder, Self.wiring) == wiring)
+    }
+}
