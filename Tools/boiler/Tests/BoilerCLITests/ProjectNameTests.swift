@@ -46,4 +46,17 @@ struct ProjectNameTests {
         #expect(
             error.message == "'Router' would collide with the module Router. Pick another name, such as 'MyRouter'.")
     }
+
+    @Test("a name longer than 64 characters is refused with a short message; 64 are accepted")
+    func length() throws {
+        #expect(try ProjectName(String(repeating: "a", count: 64)).module.count == 64)
+        for name in [String(repeating: "a", count: 65), String(repeating: "A", count: 10_000_000)] {
+            #expect {
+                try ProjectName(name)
+            } throws: { error in
+                guard let error = error as? BoilerError, case .invalidName = error else { return false }
+                return error.message.contains("longer than 64 characters") && error.message.count < 200
+            }
+        }
+    }
 }

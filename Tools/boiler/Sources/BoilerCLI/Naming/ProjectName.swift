@@ -3,6 +3,10 @@
 /// `"my notes"`, `"my-notes"` and `"my_notes"` all become `MyNotes`; the app template then
 /// names its library `MyNotesCore` and its executable `MyNotes`.
 public struct ProjectName: Sendable, Hashable {
+    /// The longest name accepted, in characters: a name becomes folder and file names (a part's
+    /// test file is its name and 17 more characters), and a file name may hold 255 bytes.
+    public static let maximumLength = 64
+
     /// What the user typed.
     public let original: String
     /// The PascalCase module name.
@@ -11,7 +15,13 @@ public struct ProjectName: Sendable, Hashable {
     /// Validates `name` and derives the module name.
     /// - Throws: ``BoilerError/invalidName(_:reason:)`` or ``BoilerError/reservedName(_:module:suggestion:)``.
     public init(_ name: String) throws(BoilerError) {
+        // Checked first, on the byte count, so a huge argument costs nothing and is not echoed whole.
+        let tooLong = BoilerError.invalidName(
+            String(name.prefix(Self.maximumLength)) + "…",
+            reason: "it is longer than \(Self.maximumLength) characters")
+        guard name.utf8.count <= 4 * Self.maximumLength else { throw tooLong }
         let trimmed = name.trimmingWhitespace
+        guard trimmed.count <= Self.maximumLength else { throw tooLong }
         guard !trimmed.isEmpty else { throw .invalidName(name, reason: "it is empty") }
         guard trimmed.unicodeScalars.allSatisfy({ $0.isASCII }) else {
             throw .invalidName(name, reason: "use ASCII letters, digits, spaces, '-' or '_'")
