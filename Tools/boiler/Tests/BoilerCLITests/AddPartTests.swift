@@ -67,6 +67,26 @@ struct AddPartTests {
         #expect(TemporaryFolder.listing(of: folder) == before)
     }
 
+    @Test("a part named like a type the app declares is refused before anything is written")
+    func declaredTypes() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let before = TemporaryFolder.listing(of: folder)
+        // Types of the template in files named otherwise, and one named after its file.
+        for (kind, name) in [
+            (AddPart.Kind.model, "Screen"), (.command, "NotesModel"), (.command, "RemoteNote"), (.model, "PinNote"),
+        ] {
+            #expect {
+                try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
+            } throws: { error in
+                guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
+                return value == name && reason.contains("already declares")
+            }
+        }
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
     @Test("a hand-edited wiring file is not overwritten, and the new route is not written either")
     func editedMachineFile() throws {
         let temp = try TemporaryFolder()

@@ -135,17 +135,21 @@ struct ServerPartTests {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let folder = try serverProject(in: temp)
+        // A file of the user's where the part would go.
+        let mine = folder.appendingPathComponent("Sources/NotesCore/HTTP/ExportRoutes.swift")
+        try Data("// mine\n".utf8).write(to: mine)
         let before = TemporaryFolder.listing(of: folder)
-        // The template's own routes: the same path.
         #expect {
-            try PartAdder(folder: folder).add(.route, named: "Note", dryRun: false)
+            try PartAdder(folder: folder).add(.route, named: "Export", dryRun: false)
         } throws: { error in
             guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
-            return paths.contains("Sources/NotesCore/HTTP/NoteRoutes.swift")
+            return paths == ["Sources/NotesCore/HTTP/ExportRoutes.swift"]
         }
-        // A type the project already declares: the template's, and an earlier part's.
+        #expect(try read(folder, "Sources/NotesCore/HTTP/ExportRoutes.swift") == "// mine\n")
+        // A type the template declares.
         for (kind, name) in [
-            (AddPart.Kind.command, "CreateNote"), (.service, "NoteActivityLog"), (.command, "NotesParts"),
+            (AddPart.Kind.command, "CreateNote"), (.model, "NoteActivityLog"), (.command, "NotesParts"),
+            (.command, "NotePage"),
         ] {
             #expect {
                 try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
@@ -155,8 +159,11 @@ struct ServerPartTests {
             }
         }
         for name in ["../Evil", "Evil\nName", "", String(repeating: "A", count: 10_000_000)] {
-            #expect(throws: BoilerError.self) {
+            #expect {
                 try PartAdder(folder: folder).add(.command, named: name, dryRun: false)
+            } throws: { error in
+                guard case .invalidName? = error as? BoilerError else { return false }
+                return true
             }
         }
         #expect(throws: BoilerError.self) { try PartAdder(folder: folder).add(.resource, named: "Tag", dryRun: false) }

@@ -52,7 +52,7 @@ struct PartAdder {
             machine = wiring
             record.parts = parts
         }
-        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
+        return try write(files, declaring: (kind, part), machine: machine, record: record, hint: hint, dryRun: dryRun)
     }
 
     /// A server project's part: commands run against its `NoteDomain`, routes are Hummingbird
@@ -73,8 +73,6 @@ struct PartAdder {
             files = PartTemplates.model(
                 PartTemplates.Context(part: part, core: context.core, model: "", importLine: "Boilerplate"))
         }
-        let type = kind == .route ? part + "Routes" : kind == .service ? part + "Service" : part
-        try checkUnused(type, part: "\(kind.rawValue) name", name: part, record: record)
         var machine: PlannedFile?
         var hint: String?
         if kind == .route || kind == .service {
@@ -89,38 +87,54 @@ struct PartAdder {
             machine = wiring
             record.parts = parts
         }
-        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
+        return try write(files, declaring: (kind, part), machine: machine, record: record, hint: hint, dryRun: dryRun)
     }
 
-    /// Refuses a part whose type would have the name of a type the server project declares (the
+    /// Refuses a part whose type would have the name of a type the project declares (the
     /// template's, a resource's, a model's, an earlier part's): the project would not compile.
     /// Compared ignoring case, as file names are on a case-insensitive disk.
-    private func checkUnused(_ type: String, part: String, name: String, record: ProjectRecord) throws(BoilerError) {
-        var taken = ResourceAdder(folder: folder).takenNames(record)
-        taken.formUnion([record.module + "Parts", "NoteActivityLog", "ProblemDetails"])
+    private func checkUnused(_ kind: AddPart.Kind, _ part: String, record: ProjectRecord) throws(BoilerError) {
+        let type = kind == .route ? part + "Routes" : kind == .service ? part + "Service" : part
+        let module = record.module
+        var taken: Set<String> = [module, module + "Core", module + "Error"]
+        switch record.template {
+        case .server:
+            taken.formUnion(ResourceAdder(folder: folder).takenNames(record))
+            taken.formUnion([module + "Parts", "NoteActivityLog", "ProblemDetails"])
+        case .app:
+            taken.formUnion(ResourceAdder(folder: folder).takenNames(record))
+            taken.formUnion(["Screen", "RemoteNote"])
+        case .cli: taken.formUnion(["ItemsModel", module + "Tool"])
+        case .library: break
+        }
+        // Parts and template files declare the type their file is named after.
         for path in record.files.keys where path.hasSuffix(".swift") {
             let components = path.split(separator: "/")
-            guard components.count >= 2, ["Commands", "HTTP", "Services"].contains(components[components.count - 2])
+            guard components.count >= 2,
+                ["Commands", "HTTP", "Routes", "Services"].contains(components[components.count - 2])
             else { continue }
             taken.insert(String(components[components.count - 1].dropLast(".swift".count)))
         }
         let lowered = type.lowercased()
         if let existing = taken.first(where: { $0.lowercased() == lowered }) {
             throw .invalidResource(
-                part: part, value: name,
+                part: "\(kind.rawValue) name", value: part,
                 reason: "the project already declares \(existing), so \(type) would not compile")
         }
     }
 
-    /// Writes a part's files and its machine file, then the record; refuses conflicts and edited
-    /// machine files before writing anything, and removes what it wrote when a write fails.
+    /// Writes a part's files and its machine file, then the record; refuses conflicts, a type name
+    /// the project already declares and edited machine files before writing anything, and removes
+    /// what it wrote when a write fails.
     private func write(
-        _ files: [PlannedFile], machine: PlannedFile?, record: ProjectRecord, hint: String?, dryRun: Bool
+        _ files: [PlannedFile], declaring part: (kind: AddPart.Kind, name: String), machine: PlannedFile?,
+        record: ProjectRecord, hint: String?, dryRun: Bool
     ) throws(BoilerError) -> Outcome {
         var record = record
         let plan = ScaffoldPlan(folder: folder, files: files)
         let conflicts = plan.conflicts()
         if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
+        try checkUnused(part.kind, part.name, record: record)
         if let machine { try ensureUnedited(machine.path, record: record) }
         let written = plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])
         for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }

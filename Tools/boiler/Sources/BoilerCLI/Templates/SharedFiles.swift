@@ -104,6 +104,14 @@ enum SharedFiles {
             `Sources/{{Name}}Core/Generated/_Resources.swift`, and if you edited that file boiler
             leaves it alone and prints the lines to add by hand.
 
+            `boiler add command ArchiveNote` writes a `NoteCommand` run by `NoteDomain.run` and a
+            test of it over a real SQLite file; `boiler add route UserStats` a Hummingbird route at
+            `/user-stats` and a test through the router; `boiler add service Sync` an `AppService`
+            that starts before the HTTP server and stops after it; `boiler add model Label` a
+            design file. Routes and services are wired in through the machine file
+            `Sources/{{Name}}Core/Generated/_Parts.swift`, which boiler rewrites only while nobody
+            has edited it.
+
             ## Settings
 
             | Variable        | Default              | What                                  |
