@@ -95,7 +95,8 @@ struct AppCoreCrashTests {
     static func waitForSave(in folder: URL) async {
         let deadline = ContinuousClock.now + .seconds(2)
         while !saveInProgress(in: folder), ContinuousClock.now < deadline {
-            await Task.yield()
+            // Short naps rather than a spin: the probe needs the core to get to its next save.
+            try? await Task.sleep(for: .microseconds(100))
         }
     }
 }

@@ -32,7 +32,7 @@ public enum BoilerError: AppError, Equatable {
     public var message: String {
         switch self {
         case .invalidName(let name, let reason):
-            "'\(name)' cannot be a project name: \(reason)"
+            "\(Self.shown(name)) cannot be used as a name: \(reason)"
         case .reservedName(let name, let module, let suggestion):
             "'\(name)' would collide with the module \(module). Pick another name, such as '\(suggestion)'."
         case .invalidOption(let option, let value, let expected):

@@ -81,10 +81,39 @@ struct AddPartTests {
                 try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
             } throws: { error in
                 guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
-                return value == name && reason.contains("already declares")
+                return value == name && reason.contains("already has a type named")
             }
         }
         #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("a route at the notes' path is refused: the app's router takes one handler per path")
+    func servedPath() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        #expect {
+            try PartAdder(folder: folder).add(.route, named: "Notes", dryRun: false)
+        } throws: { error in
+            guard case .invalidResource(_, _, let reason)? = error as? BoilerError else { return false }
+            return reason.contains("/notes is served already")
+        }
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("Sources/NotesCore/Routes/NotesRoutes.swift").path))
+    }
+
+    @Test("a library's sample types count as taken")
+    func librarySamples() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.library, in: temp)
+        #expect {
+            try PartAdder(folder: folder).add(.command, named: "ItemsModel", dryRun: false)
+        } throws: { error in
+            guard case .invalidResource(_, _, let reason)? = error as? BoilerError else { return false }
+            return reason.contains("already has a type named ItemsModel")
+        }
     }
 
     @Test("a hand-edited wiring file is not overwritten, and the new route is not written either")

@@ -148,4 +148,22 @@ struct RecordTrustTests {
     func safeRelative(path: String, safe: Bool) {
         #expect(ProjectPaths.isSafeRelative(path) == safe)
     }
+
+    @Test("a record of a project named before the 64-character limit is still trusted; a 10 MB module is not")
+    func longNamesFromBefore() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(in: temp)
+        let long = "Notes" + String(repeating: "a", count: 95)
+        try edit(folder, "module", long)
+        let record = try ProjectRecord.read(in: folder)
+        try record.validate(path: ".boiler.json")
+        try edit(folder, "module", String(repeating: "A", count: 10_000_000))
+        #expect {
+            try ProjectRecord.read(in: folder).validate(path: ".boiler.json")
+        } throws: { error in
+            guard case .invalidRecord(_, let field, let reason)? = error as? BoilerError else { return false }
+            return field == "module" && reason.count < 300
+        }
+    }
 }

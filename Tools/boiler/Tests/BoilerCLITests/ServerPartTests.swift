@@ -155,7 +155,7 @@ struct ServerPartTests {
                 try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
             } throws: { error in
                 guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
-                return value == name && reason.contains("already declares")
+                return value == name && reason.contains("already has a type named")
             }
         }
         for name in ["../Evil", "Evil\nName", "", String(repeating: "A", count: 10_000_000)] {
@@ -173,6 +173,19 @@ struct ServerPartTests {
                 == ServerPartTemplates.parts(module: "Notes", routes: [], services: []).contents)
     }
 
+    /// Expects `add` to refuse the part with `.invalidResource`, the reason containing `because`.
+    func expectRefused(
+        _ kind: AddPart.Kind, _ name: String, in folder: URL, because: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(sourceLocation: sourceLocation) {
+            try PartAdder(folder: folder).add(kind, named: name, dryRun: false)
+        } throws: { error in
+            guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
+            return value == name && reason.contains(because)
+        }
+    }
+
     @Test("a part named like an earlier part's type is refused, ignoring case")
     func earlierPart() throws {
         let temp = try TemporaryFolder()
@@ -180,15 +193,40 @@ struct ServerPartTests {
         let folder = try serverProject(in: temp)
         _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
         _ = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
-        #expect(throws: BoilerError.self) {
-            try PartAdder(folder: folder).add(.model, named: "Archivenote", dryRun: false)
-        }
-        #expect(throws: BoilerError.self) {
-            try PartAdder(folder: folder).add(.command, named: "SyncService", dryRun: false)
-        }
-        #expect(
-            !FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent("Sources/NotesCore/Commands/SyncService.swift").path))
+        let before = TemporaryFolder.listing(of: folder)
+        expectRefused(.model, "Archivenote", in: folder, because: "already has a type named ArchiveNote")
+        expectRefused(.command, "SyncService", in: folder, because: "already has a type named SyncService")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("a part named like a Swift, Foundation or kit type is refused: the project would not compile")
+    func reservedTypes() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        let before = TemporaryFolder.listing(of: folder)
+        expectRefused(.command, "Date", in: folder, because: "type named Date")
+        expectRefused(.model, "Bus", in: folder, because: "type named Bus")
+        expectRefused(.command, "Self", in: folder, because: "type named Self")
+        // `AppService: AppService` would inherit from itself.
+        expectRefused(.service, "App", in: folder, because: "type named AppService")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("a route whose path is served already (the notes, the health check, a resource, a route) is refused")
+    func servedPaths() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try serverProject(in: temp)
+        _ = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], dryRun: false)
+        _ = try PartAdder(folder: folder).add(.route, named: "UserStats", dryRun: false)
+        let before = TemporaryFolder.listing(of: folder)
+        expectRefused(.route, "Notes", in: folder, because: "/notes is served already, by NoteRoutes")
+        expectRefused(.route, "Health", in: folder, because: "/health is served already")
+        expectRefused(.route, "Tags", in: folder, because: "/tags is served already, by TagRoutes")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+        // The same words as another path's, as another kind of part, are fine.
+        _ = try PartAdder(folder: folder).add(.command, named: "Health", dryRun: false)
     }
 
     @Test("--dry-run lists the part and the machine file and writes nothing")

@@ -15,13 +15,18 @@ public struct ProjectName: Sendable, Hashable {
     /// Validates `name` and derives the module name.
     /// - Throws: ``BoilerError/invalidName(_:reason:)`` or ``BoilerError/reservedName(_:module:suggestion:)``.
     public init(_ name: String) throws(BoilerError) {
-        // Checked first, on the byte count, so a huge argument costs nothing and is not echoed whole.
-        let tooLong = BoilerError.invalidName(
-            String(name.prefix(Self.maximumLength)) + "…",
-            reason: "it is longer than \(Self.maximumLength) characters")
-        guard name.utf8.count <= 4 * Self.maximumLength else { throw tooLong }
+        try self.init(name, maximumLength: Self.maximumLength)
+    }
+
+    /// Validates `name` against a limit of `maximumLength` characters and derives the module
+    /// name: a project's record is checked against a looser limit than new names, so projects
+    /// made before the limit keep working.
+    init(_ name: String, maximumLength: Int) throws(BoilerError) {
+        // Checked first, on the byte count, so a huge argument costs nothing.
+        let tooLong = BoilerError.invalidName(name, reason: "it is longer than \(maximumLength) characters")
+        guard name.utf8.count <= 4 * maximumLength else { throw tooLong }
         let trimmed = name.trimmingWhitespace
-        guard trimmed.count <= Self.maximumLength else { throw tooLong }
+        guard trimmed.count <= maximumLength else { throw tooLong }
         guard !trimmed.isEmpty else { throw .invalidName(name, reason: "it is empty") }
         guard trimmed.unicodeScalars.allSatisfy({ $0.isASCII }) else {
             throw .invalidName(name, reason: "use ASCII letters, digits, spaces, '-' or '_'")

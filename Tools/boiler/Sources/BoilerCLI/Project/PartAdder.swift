@@ -43,6 +43,7 @@ struct PartAdder {
             files = kind == .service ? PartTemplates.service(context) : PartTemplates.model(context)
         }
 
+        try check(files, kind, part, record: record)
         var machine: PlannedFile?
         if isApp && (kind == .route || kind == .service) {
             var parts = record.parts ?? ProjectRecord.Parts()
@@ -52,7 +53,7 @@ struct PartAdder {
             machine = wiring
             record.parts = parts
         }
-        return try write(files, declaring: (kind, part), machine: machine, record: record, hint: hint, dryRun: dryRun)
+        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
     }
 
     /// A server project's part: commands run against its `NoteDomain`, routes are Hummingbird
@@ -73,6 +74,7 @@ struct PartAdder {
             files = PartTemplates.model(
                 PartTemplates.Context(part: part, core: context.core, model: "", importLine: "Boilerplate"))
         }
+        try check(files, kind, part, record: record)
         var machine: PlannedFile?
         var hint: String?
         if kind == .route || kind == .service {
@@ -80,61 +82,90 @@ struct PartAdder {
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
             let wiring = ServerPartTemplates.parts(
                 module: record.module, routes: parts.routes, services: parts.services)
-            // A project made before the server template had the machine file calls nothing in it.
-            if !FileManager.default.fileExists(atPath: folder.appendingPathComponent(wiring.path).path) {
+            // A project made before the server template had the machine file does not call it.
+            if record.files[wiring.path] == nil {
                 hint = ServerPartTemplates.wiringHint(module: record.module)
             }
             machine = wiring
             record.parts = parts
         }
-        return try write(files, declaring: (kind, part), machine: machine, record: record, hint: hint, dryRun: dryRun)
+        return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
     }
 
-    /// Refuses a part whose type would have the name of a type the project declares (the
-    /// template's, a resource's, a model's, an earlier part's): the project would not compile.
-    /// Compared ignoring case, as file names are on a case-insensitive disk.
+    /// Refuses a part whose type would have the name of a type the project uses (Swift's, the
+    /// kit's, the template's, a resource's, a model's, an earlier part's), or a route whose path
+    /// is served already: the project would not compile, or its router would refuse to start.
+    /// Names are compared ignoring case, as file names are on a case-insensitive disk.
     private func checkUnused(_ kind: AddPart.Kind, _ part: String, record: ProjectRecord) throws(BoilerError) {
         let type = kind == .route ? part + "Routes" : kind == .service ? part + "Service" : part
         let module = record.module
-        var taken: Set<String> = [module, module + "Core", module + "Error"]
+        var taken: Set<String> = ResourceSpec.reservedTypes.union([module, module + "Core", module + "Error"])
         switch record.template {
         case .server:
             taken.formUnion(ResourceAdder(folder: folder).takenNames(record))
-            taken.formUnion([module + "Parts", "NoteActivityLog", "ProblemDetails"])
+            taken.formUnion([module + "Parts"])
         case .app:
             taken.formUnion(ResourceAdder(folder: folder).takenNames(record))
             taken.formUnion(["Screen", "RemoteNote"])
         case .cli: taken.formUnion(["ItemsModel", module + "Tool"])
         case .library: break
         }
-        // Parts and template files declare the type their file is named after.
-        for path in record.files.keys where path.hasSuffix(".swift") {
-            let components = path.split(separator: "/")
-            guard components.count >= 2,
-                ["Commands", "HTTP", "Routes", "Services"].contains(components[components.count - 2])
-            else { continue }
-            taken.insert(String(components[components.count - 1].dropLast(".swift".count)))
+        // The template's files and earlier parts' are named after the type they declare (or one
+        // they hold, as NoteCommands); a name too many only refuses a part the user can rename.
+        for path in record.files.keys where path.hasPrefix("Sources/") && path.hasSuffix(".swift") {
+            let file = path.split(separator: "/").last.map(String.init) ?? ""
+            if file != "main.swift" { taken.insert(String(file.dropLast(".swift".count))) }
         }
         let lowered = type.lowercased()
         if let existing = taken.first(where: { $0.lowercased() == lowered }) {
             throw .invalidResource(
                 part: "\(kind.rawValue) name", value: part,
-                reason: "the project already declares \(existing), so \(type) would not compile")
+                reason: "the project already has a type named \(existing), so \(type) would not compile")
+        }
+        guard kind == .route else { return }
+        let path = PartTemplates.kebab(part)
+        if let owner = servedPaths(record)[path] {
+            throw .invalidResource(
+                part: "route name", value: part,
+                reason: "/\(path) is served already, by \(owner), and a router takes one handler per path")
         }
     }
 
-    /// Writes a part's files and its machine file, then the record; refuses conflicts, a type name
-    /// the project already declares and edited machine files before writing anything, and removes
-    /// what it wrote when a write fails.
+    /// The first segment of every path the project's routes serve, with who serves it.
+    private func servedPaths(_ record: ProjectRecord) -> [String: String] {
+        var paths: [String: String] = [:]
+        switch record.template {
+        case .server:
+            paths["health"] = "\(record.module)Server's health check"
+            paths["notes"] = "NoteRoutes"
+            for resource in record.resources ?? [] {
+                paths[ResourceSpec.plural(of: PartTemplates.kebab(resource.name))] = "\(resource.name)Routes"
+            }
+        case .app: paths["notes"] = "NoteRoutes"
+        case .cli, .library: break
+        }
+        for route in record.parts?.routes ?? [] { paths[PartTemplates.kebab(route)] = "\(route)Routes" }
+        return paths
+    }
+
+    /// Refuses a part whose files are in the way, then one whose name the project uses already.
+    private func check(
+        _ files: [PlannedFile], _ kind: AddPart.Kind, _ part: String, record: ProjectRecord
+    )
+        throws(BoilerError)
+    {
+        let conflicts = ScaffoldPlan(folder: folder, files: files).conflicts()
+        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
+        try checkUnused(kind, part, record: record)
+    }
+
+    /// Writes a part's files and its machine file, then the record; refuses an edited machine file
+    /// before writing anything, and removes what it wrote when a write fails.
     private func write(
-        _ files: [PlannedFile], declaring part: (kind: AddPart.Kind, name: String), machine: PlannedFile?,
-        record: ProjectRecord, hint: String?, dryRun: Bool
+        _ files: [PlannedFile], machine: PlannedFile?, record: ProjectRecord, hint: String?, dryRun: Bool
     ) throws(BoilerError) -> Outcome {
         var record = record
         let plan = ScaffoldPlan(folder: folder, files: files)
-        let conflicts = plan.conflicts()
-        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
-        try checkUnused(part.kind, part.name, record: record)
         if let machine { try ensureUnedited(machine.path, record: record) }
         let written = plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])
         for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }

@@ -76,10 +76,11 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
     /// - Throws: ``BoilerError/invalidRecord(path:field:reason:)`` naming the field.
     func validate(path: String) throws(BoilerError) {
         func moduleName(_ field: String, _ value: String) throws(BoilerError) {
-            guard (try? ProjectName(value))?.module == value else {
+            // Up to a file name's 255 bytes: names made before the 64-character limit stay valid.
+            guard (try? ProjectName(value, maximumLength: 255))?.module == value else {
                 throw .invalidRecord(
                     path: path, field: field,
-                    reason: "is \(value.debugDescription), which is not a module name boiler makes "
+                    reason: "is \(BoilerError.shown(value)), which is not a module name boiler makes "
                         + "(ASCII letters and digits, starting with an upper-case letter)")
             }
         }

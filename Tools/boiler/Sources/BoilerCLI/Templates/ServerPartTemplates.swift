@@ -114,8 +114,8 @@ enum ServerPartTemplates {
                 import Boilerplate
                 import Foundation
 
-                /// \(c.part)Service: say here what runs while the service is started. It starts before
-                /// the HTTP server and stops after it.
+                /// \(c.part)Service: say here what runs while the service is started. It runs beside
+                /// the HTTP server in the server's service group and stops after the server has.
                 public final class \(c.part)Service: AppService {
                     let bus: Bus
                     let log: LogSink
@@ -157,7 +157,7 @@ enum ServerPartTemplates {
                 public static func addRoutes(to router: Router<BasicRequestContext>, domain: NoteDomain) {
             \(routeLines.joined())    }
 
-                /// Registers the services added with `boiler add service`; they start before the HTTP
+                /// Registers the services added with `boiler add service`; they run beside the HTTP
                 /// server and stop after it.
                 public static func registerServices(in services: ServiceRegistry, domain: NoteDomain, log: LogSink) {
             \(serviceLines.joined())    }

@@ -107,7 +107,7 @@ enum SharedFiles {
             `boiler add command ArchiveNote` writes a `NoteCommand` run by `NoteDomain.run` and a
             test of it over a real SQLite file; `boiler add route UserStats` a Hummingbird route at
             `/user-stats` and a test through the router; `boiler add service Sync` an `AppService`
-            that starts before the HTTP server and stops after it; `boiler add model Label` a
+            that runs beside the HTTP server and stops after it; `boiler add model Label` a
             design file. Routes and services are wired in through the machine file
             `Sources/{{Name}}Core/Generated/_Parts.swift`, which boiler rewrites only while nobody
             has edited it.
