@@ -45,8 +45,10 @@ struct BoilerProcess {
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `swift` with `arguments` in `folder`, building in the shared build folder when there is one.
     static func swift(_ arguments: [String], in folder: URL) throws -> Result {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + arguments, in: folder)
+        try run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + SharedBuildFolder.swiftArguments(arguments), in: folder)
     }
 }
 

@@ -19,6 +19,7 @@ struct NewProjectTests {
         // --verify ran both in the new project, and each succeeded (a failure exits 1).
         #expect(made.output.contains("✓ swift build"))
         #expect(made.output.contains("✓ swift test"))
+        #expect(try KitImportCheck.problems(in: project) == [])
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent(".build").path))
         let readme = try String(contentsOf: project.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.hasPrefix("# Shop\n\nA shop on the kit.\n\nA library project"))
@@ -54,6 +55,7 @@ struct NewProjectTests {
         #expect(again.status == 73)
         let retest = try BoilerProcess.swift(["test"], in: project)
         #expect(retest.status == 0, "\(retest.output)")
+        #expect(try KitImportCheck.problems(in: project) == [])
     }
 
     @Test("a name that collides with a kit module is refused with exit code 64 and nothing is written")

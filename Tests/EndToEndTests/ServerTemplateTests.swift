@@ -11,10 +11,12 @@ struct ServerTemplateTests {
     func serverTemplate() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let project = scratch.url.appendingPathComponent("Notes")
+        // Not "Notes": the app template's end-to-end test makes a Notes project, and in a shared
+        // build folder two projects of one name would build over each other's products.
+        let project = scratch.url.appendingPathComponent("Board")
         let made = try BoilerProcess.boiler(
             [
-                "new", "Notes", "--template", "server", "--kit-path", BoilerProcess.kitRoot.path, "--output",
+                "new", "Board", "--template", "server", "--kit-path", BoilerProcess.kitRoot.path, "--output",
                 project.path, "--no-interactive", "--no-git",
             ], in: scratch.url)
         #expect(made.status == 0, "\(made.output)")
@@ -24,7 +26,7 @@ struct ServerTemplateTests {
             ["add", "resource", "Tag", "name:String", "count:Int", "note:String?", "--project", project.path],
             in: scratch.url)
         #expect(added.status == 0, "\(added.output)")
-        #expect(added.output.contains("Wrote Sources/NotesCore/Generated/_Resources.swift"))
+        #expect(added.output.contains("Wrote Sources/BoardCore/Generated/_Resources.swift"))
         let refused = try BoilerProcess.boiler(
             ["add", "resource", "Tags", "name:String", "--project", project.path], in: scratch.url)
         #expect(refused.status == 64, "\(refused.output)")
@@ -39,6 +41,7 @@ struct ServerTemplateTests {
         let build = try BoilerProcess.swift(["build", "--build-tests"], in: project)
         try #require(build.status == 0, "\(build.output)")
         let built = ContinuousClock.now
+        #expect(try KitImportCheck.problems(in: project) == [])
         let test = try BoilerProcess.swift(["test", "--skip-build"], in: project)
         #expect(test.status == 0, "\(test.output)")
         for added in ["ArchiveNote changes the notes as intended", "GET /user-stats answers"] {
@@ -46,8 +49,9 @@ struct ServerTemplateTests {
         }
         print("server template: build \(built - started), test \(ContinuousClock.now - built)")
 
+        let executable = SharedBuildFolder.products(of: project).appendingPathComponent("Board")
         let server = try RunningServer(
-            project.appendingPathComponent(".build/debug/Notes"), in: project,
+            executable, in: project,
             environment: ["PORT": "0", "DATABASE_PATH": project.appendingPathComponent("e2e.sqlite").path])
         defer { server.kill() }
         let base = try await server.baseURL(within: .seconds(60))
@@ -90,7 +94,7 @@ struct ServerTemplateTests {
 
         // A second instance on the same database: the two behave as one, as behind a load balancer.
         let second = try RunningServer(
-            project.appendingPathComponent(".build/debug/Notes"), in: project,
+            executable, in: project,
             environment: ["PORT": "0", "DATABASE_PATH": project.appendingPathComponent("e2e.sqlite").path])
         defer { second.kill() }
         let otherBase = try await second.baseURL(within: .seconds(60))
@@ -113,22 +117,24 @@ struct ServerTemplateTests {
 
     /// `--database postgres`: the project builds and passes its own tests, which start a real
     /// PostgreSQL through StoragePostgresTesting (skipped, saying why, where PostgreSQL is not
-    /// installed; CI sets BOILERPLATE_REQUIRE_POSTGRES, so there they must run). It builds in the
-    /// SQLite project's build folder: the dependencies both share (Hummingbird, NIO, the kit) are
-    /// compiled once.
+    /// installed; CI sets BOILERPLATE_REQUIRE_POSTGRES, so there they must run). Without a shared
+    /// build folder it builds in the SQLite project's: the dependencies both share (Hummingbird,
+    /// NIO, the kit) are compiled once.
     func postgresVariant(in scratch: ScratchFolder, sharingBuildOf sqliteProject: URL) throws {
-        let project = scratch.url.appendingPathComponent("NotesPG")
+        let project = scratch.url.appendingPathComponent("BoardPG")
         let made = try BoilerProcess.boiler(
             [
-                "new", "Notes", "--template", "server", "--database", "postgres", "--kit-path",
+                "new", "Board", "--template", "server", "--database", "postgres", "--kit-path",
                 BoilerProcess.kitRoot.path, "--output", project.path, "--no-interactive", "--no-git",
             ], in: scratch.url)
         try #require(made.status == 0, "\(made.output)")
-        let buildFolder = ["--scratch-path", sqliteProject.appendingPathComponent(".build").path]
+        let buildFolder =
+            SharedBuildFolder.url == nil ? ["--scratch-path", sqliteProject.appendingPathComponent(".build").path] : []
         let started = ContinuousClock.now
         let build = try BoilerProcess.swift(["build", "--build-tests"] + buildFolder, in: project)
         try #require(build.status == 0, "\(build.output)")
         let built = ContinuousClock.now
+        #expect(try KitImportCheck.problems(in: project) == [])
         let test = try BoilerProcess.swift(["test", "--skip-build"] + buildFolder, in: project)
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("Note routes on PostgreSQL"), "\(test.output)")

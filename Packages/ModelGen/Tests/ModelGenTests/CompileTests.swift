@@ -5,14 +5,18 @@ import Testing
 
 /// The generated code compiles and round-trips through Serialization: every design's output
 /// goes into a scratch SwiftPM package (one target per design, beside a stub `UIKit` module and
-/// stubs for the user types the designs name) that depends on Packages/Serialization, and
+/// stubs for the user types the designs name) that depends on the kit's Serialization, and
 /// `swift build` builds it along with a `roundtrip` executable that encodes and decodes values.
 /// One more target, `QueryableModels`, is generated with ``GenerationOptions/queryable`` and
-/// builds against Packages/Storage; `roundtrip` runs key-path queries on it in a `RecordStore`.
+/// builds against the kit's Storage; `roundtrip` runs key-path queries on it in a `RecordStore`.
+/// The package depends on the repository's root package, as an app does.
 ///
 /// It is slow (one build for all designs). The scratch package lives in the temporary folder
-/// under a fixed name so reruns reuse its build. Set `MODELGEN_SKIP_COMPILE=1` to skip it
-/// while iterating.
+/// under a fixed name so reruns reuse its build. It never builds in the shared build folder
+/// `make test` names (``SharedBuildFolder``): every module there is visible to every later build,
+/// and its stub `UIKit` would turn `#if canImport(UIKit)` true in the kit's dependencies
+/// (swift-property-based's colour generators then fail to build). Set `MODELGEN_SKIP_COMPILE=1`
+/// to skip it while iterating.
 @Suite("Generated code compiles", .serialized)
 struct CompileTests {
     static var skipped: Bool { ProcessInfo.processInfo.environment["MODELGEN_SKIP_COMPILE"] == "1" }
@@ -56,8 +60,6 @@ struct CompileTests {
     }
 
     static var manifest: String {
-        let serialization = Fixtures.repositoryRoot.appendingPathComponent("Packages/Serialization").path
-        let storage = Fixtures.repositoryRoot.appendingPathComponent("Packages/Storage").path
         let modules = Fixtures.all.map { "\"\($0.module)\"" }.joined(separator: ", ")
         return """
             // swift-tools-version: 6.0
@@ -65,12 +67,12 @@ struct CompileTests {
             import PackageDescription
 
             let designs = [\(modules)]
-            let serialization = Target.Dependency.product(name: "Serialization", package: "Serialization")
-            let storage = Target.Dependency.product(name: "Storage", package: "Storage")
+            let serialization = Target.Dependency.product(name: "Serialization", package: "\(Fixtures.kitPackage)")
+            let storage = Target.Dependency.product(name: "Storage", package: "\(Fixtures.kitPackage)")
             let package = Package(
                 name: "ModelGenCompileCheck",
                 platforms: [.macOS(.v14), .iOS(.v17)],
-                dependencies: [.package(path: "\(serialization)"), .package(path: "\(storage)")],
+                dependencies: [.package(path: "\(Fixtures.repositoryRoot.path)")],
                 targets: [.target(name: "UIKit")]
                     + designs.map { .target(name: $0, dependencies: ["UIKit", serialization]) }
                     + [.target(name: "QueryableModels", dependencies: [serialization, storage])]

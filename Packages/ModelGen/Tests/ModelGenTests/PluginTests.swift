@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The SwiftPM plugins, used by a real scratch package: the build-tool plugin generates the
-/// machine code the app compiles against, and the command plugin creates the missing human
-/// file once and leaves it alone afterwards.
+/// The SwiftPM plugins, used by a real scratch package that depends on the repository's root
+/// package, as an app does: the build-tool plugin generates the machine code the app compiles
+/// against, and the command plugin creates the missing human file once and leaves it alone
+/// afterwards.
 ///
 /// Slow (a package build plus two plugin runs); skipped with `MODELGEN_SKIP_COMPILE=1`.
 @Suite("SwiftPM plugins", .serialized)
@@ -15,7 +16,6 @@ struct PluginTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-plugin-check")
         let app = root.appendingPathComponent("Sources/App")
         Fixtures.remove(app)
-        let packages = Fixtures.repositoryRoot.appendingPathComponent("Packages")
         try Fixtures.write(
             """
             // swift-tools-version: 6.0
@@ -24,15 +24,12 @@ struct PluginTests {
             let package = Package(
                 name: "PluginCheck",
                 platforms: [.macOS(.v14)],
-                dependencies: [
-                    .package(path: "\(packages.appendingPathComponent("ModelGen").path)"),
-                    .package(path: "\(packages.appendingPathComponent("Serialization").path)"),
-                ],
+                dependencies: [.package(path: "\(Fixtures.repositoryRoot.path)")],
                 targets: [
                     .executableTarget(
-                        name: "App", dependencies: [.product(name: "Serialization", package: "Serialization")],
+                        name: "App", dependencies: [.product(name: "Serialization", package: "\(Fixtures.kitPackage)")],
                         exclude: ["Library.modelgen.yaml"],
-                        plugins: [.plugin(name: "ModelGenPlugin", package: "ModelGen")])
+                        plugins: [.plugin(name: "ModelGenPlugin", package: "\(Fixtures.kitPackage)")])
                 ]
             )
 
@@ -44,10 +41,12 @@ struct PluginTests {
             "import Serialization\nlet book = Book(title: \"Dune\", pages: 412)\n"
                 + "print(book.title, Book.version, try Serializer(.json).string(book))\n", to: "main.swift", in: app)
 
-        let command = [
-            "swift", "package", "--package-path", root.path, "--allow-writing-to-package-directory",
-            "generate-models", "--human-only",
-        ]
+        let command =
+            ["swift"]
+            + SharedBuildFolder.swiftArguments([
+                "package", "--package-path", root.path, "--allow-writing-to-package-directory", "generate-models",
+                "--human-only",
+            ])
         let first = try ChildProcess.run(command)
         #expect(first.status == 0, "generate-models failed:\n\(first.output.suffix(4000))")
         let human = app.appendingPathComponent("Models/Book.swift")
@@ -59,10 +58,11 @@ struct PluginTests {
         #expect(second.status == 0)
         #expect(try String(contentsOf: human, encoding: .utf8) == edited)
 
-        let build = try ChildProcess.run(["swift", "build", "--package-path", root.path])
+        let build = try ChildProcess.run(
+            ["swift"] + SharedBuildFolder.swiftArguments(["build", "--package-path", root.path]))
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(4000))")
         guard build.status == 0 else { return }
-        let output = try ChildProcess.run([root.appendingPathComponent(".build/debug/App").path])
+        let output = try ChildProcess.run([SharedBuildFolder.products(of: root).appendingPathComponent("App").path])
         #expect(output.output.contains("Dune 4"))
         #expect(output.output.contains("\"model_version\""))
     }

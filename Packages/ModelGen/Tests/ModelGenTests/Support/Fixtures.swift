@@ -12,12 +12,16 @@ enum Fixtures {
         var testDescription: String { file }
     }
 
-    /// The repository root (…/main).
+    /// The repository root.
     static let repositoryRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<6 { url.deleteLastPathComponent() }
         return url
     }()
+
+    /// The name a package that depends on the repository by path calls it by: SwiftPM names a
+    /// path dependency after its folder, which is whatever the checkout is called.
+    static let kitPackage = repositoryRoot.lastPathComponent.lowercased()
 
     /// `Tests/Fixtures/models` in the repository (sources and licences in its README).
     static let models = repositoryRoot.appendingPathComponent("Tests/Fixtures/models")
