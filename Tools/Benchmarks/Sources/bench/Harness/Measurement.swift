@@ -6,11 +6,14 @@ struct MeasurementPlan {
     var minimumSample: Duration
     /// The most units one sample may hold.
     var maximumIterations: Int
+    /// Whether each side runs once, untimed, before sampling (caches, lazy initialisation).
+    var warmsUp: Bool
 
     /// A full run, for `make bench`.
-    static let full = MeasurementPlan(rounds: 9, minimumSample: .milliseconds(20), maximumIterations: 1_000_000)
-    /// A smoke run, for CI: every case once, to prove it runs.
-    static let smoke = MeasurementPlan(rounds: 1, minimumSample: .zero, maximumIterations: 1)
+    static let full = MeasurementPlan(
+        rounds: 9, minimumSample: .milliseconds(20), maximumIterations: 1_000_000, warmsUp: true)
+    /// A smoke run, for CI: every case's ours and peer exactly once, to prove they run.
+    static let smoke = MeasurementPlan(rounds: 1, minimumSample: .zero, maximumIterations: 1, warmsUp: false)
 }
 
 /// The result of one comparison.
@@ -30,8 +33,10 @@ struct BenchmarkResult {
 enum Measurement {
     static func run(_ benchmark: BenchmarkCase, plan: MeasurementPlan) async throws -> BenchmarkResult {
         // Warm up both sides once (caches, lazy initialisation), then size a sample on ours.
-        try await benchmark.ours()
-        try await benchmark.theirs?()
+        if plan.warmsUp {
+            try await benchmark.ours()
+            try await benchmark.theirs?()
+        }
         let iterations = try await calibrate(benchmark.ours, plan: plan)
         var oursSamples: [Double] = []
         var peerSamples: [Double] = []
