@@ -5,9 +5,19 @@ For every nested package it compares, target by target: the set of targets, thei
 source folder, their dependencies (a sibling package's product counts as the sibling module),
 resources, Swift settings and plugin usage; that every nested product exists at the root with
 the same targets; and that every remote package both manifests name has the same requirement.
+
+Together with the root build's `--explicit-target-dependency-import-check error` (a module that
+imports a sibling it does not declare fails the build), agreement proves that each nested
+package builds with only what its own manifest declares, without building it alone. One
+difference remains: in the root package every module shares one package name, so a `package`
+declaration reaches across nested packages there and not in the nested manifests. When a module
+depends on a module of another nested package that makes `package` declarations, only a build of
+its own package shows whether it uses them: `--build-isolated SCRATCH [SWIFT OPTIONS...]` runs
+that build (`swift build --build-tests --package-path Packages/<Name>`) for each such package.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -58,7 +68,69 @@ def normalised(items):
     return json.dumps(items or [], sort_keys=True)
 
 
+# A declaration with the `package` access modifier. Generous on purpose: a match in a comment only
+# costs a build of the nested package, while a miss would let a cross-package use through.
+PACKAGE_DECLARATION = re.compile(
+    r"\bpackage(?:\(set\))?\s+(?:(?:static|class|final|nonisolated|override|mutating|nonmutating|"
+    r"convenience|required|lazy|indirect|dynamic|consuming|borrowing|weak|unowned)\s+)*"
+    r"(?:func|var|let|init|deinit|struct|enum|class|actor|protocol|typealias|subscript|extension|macro|case)\b"
+)
+
+
+def declares_package_symbols(folder):
+    for directory, _, files in os.walk(os.path.join(ROOT, folder)):
+        for name in files:
+            if name.endswith(".swift"):
+                with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as source:
+                    if PACKAGE_DECLARATION.search(source.read()):
+                        return True
+    return False
+
+
+def packages_needing_isolated_builds(root_targets, siblings):
+    """Nested packages with a module that depends on another nested package's `package` declarations."""
+    home = {}
+    for name, target in root_targets.items():
+        parts = (target.get("path") or "").split("/")
+        if len(parts) > 1 and parts[0] == "Packages" and parts[1] in siblings:
+            home[name] = parts[1]
+    declaring = {name for name in home if declares_package_symbols(root_targets[name]["path"])}
+
+    def dependencies(name, seen):
+        for dep in dependency_names(root_targets[name], siblings):
+            if dep in root_targets and dep not in seen:
+                seen.add(dep)
+                dependencies(dep, seen)
+        return seen
+
+    reasons = {}
+    for name, package in sorted(home.items()):
+        for dep in sorted(dependencies(name, set())):
+            if dep in declaring and home.get(dep, package) != package:
+                reasons.setdefault(package, []).append(f"{name} depends on {dep} (Packages/{home[dep]})")
+    return reasons
+
+
+def build_isolated(reasons, scratch, options):
+    if not reasons:
+        print("Isolation: no module depends on another nested package's `package` declarations.")
+        return 0
+    for package, why in sorted(reasons.items()):
+        more = f" and {len(why) - 2} more" if len(why) > 2 else ""
+        print(f"Isolation: building Packages/{package} alone: {'; '.join(why[:2])}{more}, a module with "
+              "`package` declarations, which the root package shares across nested packages and the nested ones do not.")
+        command = ["swift", "build", "--build-tests", "--package-path", os.path.join(ROOT, "Packages", package),
+                   "--scratch-path", scratch, "--disable-build-manifest-caching"] + options
+        if subprocess.run(command).returncode != 0:
+            print(f"Packages/{package} does not build with its own manifest.", file=sys.stderr)
+            return 1
+    return 0
+
+
 def main():
+    isolated = None
+    if len(sys.argv) > 2 and sys.argv[1] == "--build-isolated":
+        isolated = (sys.argv[2], sys.argv[3:])
     root = dump(ROOT)
     root_targets = {t["name"]: t for t in root["targets"]}
     root_products = {p["name"]: p for p in root["products"]}
@@ -114,6 +186,8 @@ def main():
             print(f"  - {problem}", file=sys.stderr)
         return 1
     print(f"Manifests agree: {len(siblings)} nested packages match the root manifest.")
+    if isolated is not None:
+        return build_isolated(packages_needing_isolated_builds(root_targets, siblings), *isolated)
     return 0
 
 
