@@ -54,7 +54,7 @@ check: lint build test-unit ## The inner loop: lint, the strict incremental buil
 # --explicit-target-dependency-import-check: a module that imports a sibling it does not declare
 # fails the build, which with check-manifests proves each nested package builds from its own manifest.
 build: ## Build every target and test of the root package with warnings as errors
-	$(TIMED) build $(SWIFT) build --build-tests $(SHARED) --explicit-target-dependency-import-check error
+	$(TIMED) build --no-count $(SWIFT) build --build-tests $(SHARED) --explicit-target-dependency-import-check error
 
 # Suites that wait on child processes for seconds to minutes (building generated projects and
 # code, killing probes): in one run with the rest they would hold the few threads Swift Testing
@@ -104,11 +104,11 @@ check-manifests: ## Fail when the root manifest and a nested one disagree (and b
 		python3 Tools/Scripts/check-manifests.py --build-isolated $(CURDIR)/.build-packages $(SWIFT_FLAGS)
 
 check-self-contained: ## Fail when anything in the repository reads or links a path outside it
-	python3 Tools/Scripts/check-self-contained.py
+	$(TIMED) check-self-contained --no-count python3 Tools/Scripts/check-self-contained.py
 
 lint: ## swift format lint --strict over all sources
 	$(TIMED) lint --count "files" '^[0-9]+ files linted' sh -c '$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) \
-		&& echo "$$(find $(FORMATTED) -name "*.swift" | wc -l) files linted"'
+		&& echo "$$(find $(FORMATTED) -name ".?*" -prune -o -name "*.swift" -print | wc -l) files linted"'
 
 format: ## Format all sources in place
 	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
@@ -188,7 +188,7 @@ test-clone: ## From a fresh git clone of HEAD: data suites, boiler new without -
 
 # CI's checkout is itself a plain clone, so CI runs the clone's own steps here: `make test` has
 # run the data suites, and boiler and the kit are built in $(BUILD_DIR) already.
-test-checkout: build ## In this checkout, as a plain clone: boiler new without --kit-path, make install, the installed boiler
+test-checkout: ## In this checkout, as a plain clone: boiler new without --kit-path, make install, the installed boiler
 	BOILERPLATE_SHARED_BUILD='$(BUILD_DIR)' BOILERPLATE_SHARED_BUILD_FLAGS='$(SWIFT_FLAGS)' \
 		$(TIMED) test-checkout --lines "steps" '^==> ' Tools/Scripts/test-clone.sh --in-place
 
