@@ -16,13 +16,33 @@ struct BoilerProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("boiler")
     }
 
-    static func boiler(_ arguments: [String], in folder: URL) throws -> Result {
-        try run(boiler, arguments, in: folder)
+    static func boiler(_ arguments: [String], in folder: URL) async throws -> Result {
+        try await run(boiler, arguments, in: folder)
     }
 
     /// Runs `program` in `folder` with `NO_COLOR` set; `input`, if any, is its standard input,
     /// which is otherwise empty (never the test runner's terminal: a run must not stop to ask).
-    static func run(_ program: URL, _ arguments: [String], in folder: URL, input: String? = nil) throws -> Result {
+    ///
+    /// A child can run for minutes (a build), so it is waited for on a thread of its own. Waiting
+    /// on a thread of Swift concurrency's pool, which has one per core, would hold it from every
+    /// other suite meanwhile: on a loaded machine a server test then waited 60 s for a turn to
+    /// read a line its server had long printed.
+    static func run(_ program: URL, _ arguments: [String], in folder: URL, input: String? = nil) async throws -> Result
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Swift.Result { try runWaiting(program, arguments, in: folder, input: input) })
+            }.start()
+        }
+    }
+
+    /// ``run(_:_:in:input:)`` on the calling thread, which it blocks until the child exits.
+    private static func runWaiting(
+        _ program: URL, _ arguments: [String], in folder: URL, input: String?
+    ) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -46,8 +66,8 @@ struct BoilerProcess {
     }
 
     /// Runs `swift` with `arguments` in `folder`, building in the shared build folder when there is one.
-    static func swift(_ arguments: [String], in folder: URL) throws -> Result {
-        try run(
+    static func swift(_ arguments: [String], in folder: URL) async throws -> Result {
+        try await run(
             URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + SharedBuildFolder.swiftArguments(arguments), in: folder)
     }
 }

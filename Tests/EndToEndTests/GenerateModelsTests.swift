@@ -13,12 +13,13 @@ struct GenerateModelsTests {
     }
 
     @Test("every fixture model design generates; a second run changes nothing; human files survive", arguments: designs)
-    func generate(design: String) throws {
+    func generate(design: String) async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let output = scratch.url.appendingPathComponent("Models")
         let path = Self.models.appendingPathComponent(design).path
-        let first = try BoilerProcess.boiler(["generate", "models", path, "--output", output.path], in: scratch.url)
+        let first = try await BoilerProcess.boiler(
+            ["generate", "models", path, "--output", output.path], in: scratch.url)
         #expect(first.status == 0, "\(first.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: output.path)
         let machine = files.filter { $0.hasPrefix("_") && $0.hasSuffix(".swift") }
@@ -28,7 +29,7 @@ struct GenerateModelsTests {
 
         let human = output.appendingPathComponent(String(try #require(machine.first).dropFirst()))
         try Data("// mine\n".utf8).write(to: human)
-        let second = try BoilerProcess.boiler(
+        let second = try await BoilerProcess.boiler(
             ["generate", "models", path, "--output", output.path], in: scratch.url)
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("0 file(s) changed"))
@@ -36,29 +37,29 @@ struct GenerateModelsTests {
     }
 
     @Test("--dry-run, --prune, --no-human, --template-path with --template-var and --access work from the CLI")
-    func flags() throws {
+    func flags() async throws {
         let run = try DesignRun()
         defer { run.scratch.remove() }
         let (design, output, generate) = (run.design, run.output, run.generate)
         func files() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []) }
         try Data("entities:\n  - name: Keep\n  - name: Gone\n".utf8).write(to: design)
 
-        let dry = try generate(["--dry-run"])
+        let dry = try await generate(["--dry-run"])
         #expect(dry.status == 0, "\(dry.output)")
         #expect(dry.output.contains("Would write") && dry.output.contains("_Keep.swift"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
 
-        let machineOnly = try generate(["--no-human", "--access", "internal"])
+        let machineOnly = try await generate(["--no-human", "--access", "internal"])
         #expect(machineOnly.status == 0, "\(machineOnly.output)")
         #expect(files() == ["_Keep.swift", "_Gone.swift", ".modelgen-manifest.json"])
         let keep = try String(contentsOf: output.appendingPathComponent("_Keep.swift"), encoding: .utf8)
         #expect(keep.contains("struct Keep") && !keep.contains("public struct"))
 
         try Data("entities:\n  - name: Keep\n".utf8).write(to: design)
-        let listed = try generate([])
+        let listed = try await generate([])
         #expect(listed.output.contains("orphan") && listed.output.contains("_Gone.swift"))
         #expect(files().contains("_Gone.swift"))
-        let pruned = try generate(["--prune"])
+        let pruned = try await generate(["--prune"])
         #expect(pruned.status == 0, "\(pruned.output)")
         #expect(pruned.output.contains("Removed") && pruned.output.contains("_Gone.swift"))
         #expect(files() == ["_Keep.swift", "Keep.swift", ".modelgen-manifest.json"])
@@ -67,17 +68,17 @@ struct GenerateModelsTests {
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         try Data("{{% CONTENT_TYPE: TEXT}}\n// {{entity.typeName}} for {{vars.team}}\n".utf8)
             .write(to: templates.appendingPathComponent("machine.mustache"))
-        let custom = try generate(["--template-path", templates.path, "--template-var", "team=Platform"])
+        let custom = try await generate(["--template-path", templates.path, "--template-var", "team=Platform"])
         #expect(custom.status == 0, "\(custom.output)")
         let rendered = try String(contentsOf: output.appendingPathComponent("_Keep.swift"), encoding: .utf8)
         #expect(rendered.contains("// Keep for Platform"))
 
-        let badVariable = try generate(["--template-var", "novalue"])
+        let badVariable = try await generate(["--template-var", "novalue"])
         #expect(badVariable.status == 64, "\(badVariable.output)")
     }
 
     @Test("--queryable makes entities with an id QueryableRecords; one without is left out with a warning")
-    func queryable() throws {
+    func queryable() async throws {
         let run = try DesignRun()
         defer { run.scratch.remove() }
         let (design, output, generate) = (run.design, run.output, run.generate)
@@ -98,11 +99,11 @@ struct GenerateModelsTests {
             """.utf8
         ).write(to: design)
 
-        let plain = try generate([])
+        let plain = try await generate([])
         #expect(plain.status == 0, "\(plain.output)")
         #expect(try !machineFile("Note").contains("QueryableRecord"))
 
-        let queryable = try generate(["--queryable"])
+        let queryable = try await generate(["--queryable"])
         #expect(queryable.status == 0, "\(queryable.output)")
         let note = try machineFile("Note")
         #expect(note.contains("import Storage") && note.contains("QueryableRecord"))
@@ -122,49 +123,49 @@ struct GenerateModelsTests {
                   - { name: street, type: String }
             """.utf8
         ).write(to: design)
-        let refused = try generate([])
+        let refused = try await generate([])
         #expect(refused.status == 1, "\(refused.output)")
         #expect(refused.output.contains("Address") && refused.output.contains("boiler.queryable"), "\(refused.output)")
         #expect(try machineFile("Address") == before)
     }
 
     @Test("an edited orphan or a file ModelGen did not write exits 73 and is kept; --force goes ahead")
-    func ownership() throws {
+    func ownership() async throws {
         let run = try DesignRun()
         defer { run.scratch.remove() }
         let (design, output, generate) = (run.design, run.output, run.generate)
         try Data("entities:\n  - name: _Draft\n  - name: Gone\n".utf8).write(to: design)
-        #expect(try generate(["--prune"]).status == 0)
+        #expect(try await generate(["--prune"]).status == 0)
         let human = output.appendingPathComponent("_Draft.swift")
         #expect(FileManager.default.fileExists(atPath: human.path))
 
         let gone = output.appendingPathComponent("_Gone.swift")
         try Data((try String(contentsOf: gone, encoding: .utf8) + "// edited\n").utf8).write(to: gone)
         try Data("entities:\n  - name: _Draft\n".utf8).write(to: design)
-        let refused = try generate(["--prune"])
+        let refused = try await generate(["--prune"])
         #expect(refused.status == 73, "\(refused.output)")
         #expect(refused.output.contains("_Gone.swift") && refused.output.contains("--force"))
         #expect(FileManager.default.fileExists(atPath: gone.path))
-        let forced = try generate(["--prune", "--force"])
+        let forced = try await generate(["--prune", "--force"])
         #expect(forced.status == 0, "\(forced.output)")
         #expect(
             !FileManager.default.fileExists(atPath: gone.path) && FileManager.default.fileExists(atPath: human.path))
 
         try Data("// mine\n".utf8).write(to: output.appendingPathComponent("_New.swift"))
         try Data("entities:\n  - name: _Draft\n  - name: New\n".utf8).write(to: design)
-        let unowned = try generate([])
+        let unowned = try await generate([])
         #expect(unowned.status == 73, "\(unowned.output)")
         #expect(try String(contentsOf: output.appendingPathComponent("_New.swift"), encoding: .utf8) == "// mine\n")
     }
 
     @Test("a design that is not a model is an error that names the file, and nothing is written")
-    func badDesign() throws {
+    func badDesign() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let design = scratch.url.appendingPathComponent("broken.yaml")
         try Data("entities: [ {name: 1".utf8).write(to: design)
         let output = scratch.url.appendingPathComponent("Models")
-        let result = try BoilerProcess.boiler(
+        let result = try await BoilerProcess.boiler(
             ["generate", "models", design.path, "--output", output.path], in: scratch.url)
         #expect(result.status == 1)
         #expect(result.output.contains("broken.yaml"))
@@ -181,7 +182,8 @@ private struct DesignRun {
 
     init() throws { scratch = try ScratchFolder() }
 
-    func generate(_ flags: [String]) throws -> BoilerProcess.Result {
-        try BoilerProcess.boiler(["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
+    func generate(_ flags: [String]) async throws -> BoilerProcess.Result {
+        try await BoilerProcess.boiler(
+            ["generate", "models", design.path, "--output", output.path] + flags, in: scratch.url)
     }
 }

@@ -11,10 +11,10 @@ struct KitChoiceTests {
     }
 
     @Test("--version prints the version, then the checkout it was built from as the kit for new projects")
-    func versionNamesTheKit() throws {
+    func versionNamesTheKit() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let result = try BoilerProcess.boiler(["--version"], in: scratch.url)
+        let result = try await BoilerProcess.boiler(["--version"], in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "0.1.0")
@@ -23,20 +23,20 @@ struct KitChoiceTests {
     }
 
     @Test("doctor says which kit a new project will use")
-    func doctorNamesTheKit() throws {
+    func doctorNamesTheKit() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let result = try BoilerProcess.boiler(["doctor"], in: scratch.url)
+        let result = try await BoilerProcess.boiler(["doctor"], in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("✓ New projects use the kit at \(Self.checkout)"))
     }
 
     @Test("without --kit-path or --kit-url a new project depends on the checkout by path")
-    func newUsesTheCheckout() throws {
+    func newUsesTheCheckout() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
         let project = scratch.url.appendingPathComponent("Demo")
-        let made = try BoilerProcess.boiler(
+        let made = try await BoilerProcess.boiler(
             ["new", "Demo", "--template", "library", "--no-git", "--no-interactive"], in: scratch.url)
         #expect(made.status == 0, "\(made.output)")
         let manifest = try Self.manifest(of: project)
@@ -45,10 +45,10 @@ struct KitChoiceTests {
     }
 
     @Test("--kit-url and --kit-version still win over the checkout; --kit-path with either is a usage error")
-    func optionsWin() throws {
+    func optionsWin() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let byURL = try BoilerProcess.boiler(
+        let byURL = try await BoilerProcess.boiler(
             [
                 "new", "ByURL", "--template", "library", "--kit-url", "https://example.com/kit.git",
                 "--kit-version", "0.3.0", "--no-git", "--no-interactive",
@@ -58,7 +58,7 @@ struct KitChoiceTests {
             try Self.manifest(of: scratch.url.appendingPathComponent("ByURL"))
                 .contains(".package(url: \"https://example.com/kit.git\", from: \"0.3.0\")"))
 
-        let byPath = try BoilerProcess.boiler(
+        let byPath = try await BoilerProcess.boiler(
             ["new", "ByPath", "--template", "library", "--kit-path", "/elsewhere/kit", "--no-git", "--no-interactive"],
             in: scratch.url)
         #expect(byPath.status == 0, "\(byPath.output)")
@@ -66,7 +66,7 @@ struct KitChoiceTests {
             try Self.manifest(of: scratch.url.appendingPathComponent("ByPath"))
                 .contains(".package(path: \"/elsewhere/kit\")"))
 
-        let both = try BoilerProcess.boiler(
+        let both = try await BoilerProcess.boiler(
             ["new", "Both", "--kit-path", "/k", "--kit-version", "0.3.0", "--no-git", "--no-interactive"],
             in: scratch.url)
         #expect(both.status == 64)

@@ -10,9 +10,9 @@ import Foundation
 /// through the project's other targets.
 enum KitImportCheck {
     /// One line per offending import: the file, the line, the module and the target.
-    static func problems(in project: URL) throws -> [String] {
-        let kit = try Manifest(of: BoilerProcess.kitRoot)
-        let manifest = try Manifest(of: project)
+    static func problems(in project: URL) async throws -> [String] {
+        let kit = try await Manifest(of: BoilerProcess.kitRoot)
+        let manifest = try await Manifest(of: project)
         let kitIdentity = BoilerProcess.kitRoot.lastPathComponent.lowercased()
         var problems: [String] = []
         for target in manifest.targets.values {
@@ -65,11 +65,11 @@ enum KitImportCheck {
         var targets: [String: Target] = [:]
         var products: [String: [String]] = [:]
 
-        init(of package: URL) throws {
+        init(of package: URL) async throws {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "kit-import-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let dump = try BoilerProcess.run(
+            let dump = try await BoilerProcess.run(
                 URL(fileURLWithPath: "/usr/bin/env"),
                 ["swift", "package", "--package-path", package.path, "--scratch-path", scratch.path, "dump-package"],
                 in: package)

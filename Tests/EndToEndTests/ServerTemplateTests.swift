@@ -14,7 +14,7 @@ struct ServerTemplateTests {
         // Not "Notes": the app template's end-to-end test makes a Notes project, and in a shared
         // build folder two projects of one name would build over each other's products.
         let project = scratch.url.appendingPathComponent("Board")
-        let made = try BoilerProcess.boiler(
+        let made = try await BoilerProcess.boiler(
             [
                 "new", "Board", "--template", "server", "--kit-path", BoilerProcess.kitRoot.path, "--output",
                 project.path, "--no-interactive", "--no-git",
@@ -22,27 +22,27 @@ struct ServerTemplateTests {
         #expect(made.status == 0, "\(made.output)")
         // The resource is added before the first build, so the one build covers the template and
         // the generated resource (Hummingbird builds take minutes).
-        let added = try BoilerProcess.boiler(
+        let added = try await BoilerProcess.boiler(
             ["add", "resource", "Tag", "name:String", "count:Int", "note:String?", "--project", project.path],
             in: scratch.url)
         #expect(added.status == 0, "\(added.output)")
         #expect(added.output.contains("Wrote Sources/BoardCore/Generated/_Resources.swift"))
-        let refused = try BoilerProcess.boiler(
+        let refused = try await BoilerProcess.boiler(
             ["add", "resource", "Tags", "name:String", "--project", project.path], in: scratch.url)
         #expect(refused.status == 64, "\(refused.output)")
         // One part of every kind, so the same build shows they compile and their tests pass.
         for (kind, name) in [
             ("command", "ArchiveNote"), ("route", "UserStats"), ("service", "Sync"), ("model", "Label"),
         ] {
-            let part = try BoilerProcess.boiler(["add", kind, name, "--project", project.path], in: scratch.url)
+            let part = try await BoilerProcess.boiler(["add", kind, name, "--project", project.path], in: scratch.url)
             #expect(part.status == 0, "\(part.output)")
         }
         let started = ContinuousClock.now
-        let build = try BoilerProcess.swift(["build", "--build-tests"], in: project)
+        let build = try await BoilerProcess.swift(["build", "--build-tests"], in: project)
         try #require(build.status == 0, "\(build.output)")
         let built = ContinuousClock.now
-        #expect(try KitImportCheck.problems(in: project) == [])
-        let test = try BoilerProcess.swift(["test", "--skip-build"], in: project)
+        #expect(try await KitImportCheck.problems(in: project) == [])
+        let test = try await BoilerProcess.swift(["test", "--skip-build"], in: project)
         #expect(test.status == 0, "\(test.output)")
         for added in ["ArchiveNote changes the notes as intended", "GET /user-stats answers"] {
             #expect(test.output.contains(added), "the added part's test did not run: \(added)")
@@ -112,7 +112,7 @@ struct ServerTemplateTests {
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")
 
-        try postgresVariant(in: scratch, sharingBuildOf: project)
+        try await postgresVariant(in: scratch, sharingBuildOf: project)
     }
 
     /// `--database postgres`: the project builds and passes its own tests, which start a real
@@ -120,9 +120,9 @@ struct ServerTemplateTests {
     /// installed; CI sets BOILERPLATE_REQUIRE_POSTGRES, so there they must run). Without a shared
     /// build folder it builds in the SQLite project's: the dependencies both share (Hummingbird,
     /// NIO, the kit) are compiled once.
-    func postgresVariant(in scratch: ScratchFolder, sharingBuildOf sqliteProject: URL) throws {
+    func postgresVariant(in scratch: ScratchFolder, sharingBuildOf sqliteProject: URL) async throws {
         let project = scratch.url.appendingPathComponent("BoardPG")
-        let made = try BoilerProcess.boiler(
+        let made = try await BoilerProcess.boiler(
             [
                 "new", "Board", "--template", "server", "--database", "postgres", "--kit-path",
                 BoilerProcess.kitRoot.path, "--output", project.path, "--no-interactive", "--no-git",
@@ -131,21 +131,21 @@ struct ServerTemplateTests {
         let buildFolder =
             SharedBuildFolder.url == nil ? ["--scratch-path", sqliteProject.appendingPathComponent(".build").path] : []
         let started = ContinuousClock.now
-        let build = try BoilerProcess.swift(["build", "--build-tests"] + buildFolder, in: project)
+        let build = try await BoilerProcess.swift(["build", "--build-tests"] + buildFolder, in: project)
         try #require(build.status == 0, "\(build.output)")
         let built = ContinuousClock.now
-        #expect(try KitImportCheck.problems(in: project) == [])
-        let test = try BoilerProcess.swift(["test", "--skip-build"] + buildFolder, in: project)
+        #expect(try await KitImportCheck.problems(in: project) == [])
+        let test = try await BoilerProcess.swift(["test", "--skip-build"] + buildFolder, in: project)
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("Note routes on PostgreSQL"), "\(test.output)")
         print("server template on PostgreSQL: build \(built - started), test \(ContinuousClock.now - built)")
     }
 
     @Test("--database postgres writes a project on StoragePostgres that reads DATABASE_URL")
-    func postgresPlan() throws {
+    func postgresPlan() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let made = try BoilerProcess.boiler(
+        let made = try await BoilerProcess.boiler(
             [
                 "new", "Notes", "--template", "server", "--database", "postgres", "--kit-path", "/k", "--no-git",
                 "--no-interactive",
@@ -157,7 +157,7 @@ struct ServerTemplateTests {
         #expect(manifest.contains(#".product(name: "StoragePostgres", package: "k")"#))
         let readme = try String(contentsOf: project.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("`DATABASE_URL`"))
-        let wrong = try BoilerProcess.boiler(
+        let wrong = try await BoilerProcess.boiler(
             ["new", "Lib", "--template", "library", "--database", "postgres", "--no-git", "--no-interactive"],
             in: scratch.url)
         #expect(wrong.status == 64)
@@ -194,15 +194,17 @@ final class RunningServer: @unchecked Sendable {
     var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
 
     /// The address from the "listening on" line the server prints once it listens.
+    /// The output is read before the clock, every time: a task can wake long after its nap on a
+    /// loaded machine, and a line that came meanwhile still counts.
     func baseURL(within limit: Duration) async throws -> URL {
         let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        while true {
             if let line = output.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
                 let start = line.range(of: "http://"), let url = URL(string: String(line[start.lowerBound...]))
             {
                 return url
             }
-            guard process.isRunning else { break }
+            guard process.isRunning, ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw ServerFailure(message: "the server did not say where it listens: \(output)")

@@ -8,11 +8,11 @@ import Testing
 @Suite("boiler on and off a terminal", .serialized)
 struct TerminalTests {
     /// Runs `arguments` of `boiler` on a pseudo-terminal with `input` typed in; colour allowed.
-    static func onTerminal(_ arguments: [String], input: String, in folder: URL) throws -> BoilerProcess.Result {
+    static func onTerminal(_ arguments: [String], input: String, in folder: URL) async throws -> BoilerProcess.Result {
         let command = (["env", "-u", "NO_COLOR", BoilerProcess.boiler.path] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
             .joined(separator: " ")
-        return try BoilerProcess.run(
+        return try await BoilerProcess.run(
             URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"], in: folder, input: input)
     }
 
@@ -26,10 +26,10 @@ struct TerminalTests {
     }()
 
     @Test("on a terminal boiler new asks for the template and paints its marks", .enabled(if: hasScript))
-    func asksOnTerminal() throws {
+    func asksOnTerminal() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let result = try Self.onTerminal(
+        let result = try await Self.onTerminal(
             ["new", "Notes", "--kit-path", "/k", "--no-git"], input: "library\n", in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Template (app, cli, library, server) [app]:"))
@@ -40,10 +40,10 @@ struct TerminalTests {
     }
 
     @Test("--no-interactive on a terminal asks nothing and takes the app template", .enabled(if: hasScript))
-    func noInteractiveOnTerminal() throws {
+    func noInteractiveOnTerminal() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let result = try Self.onTerminal(
+        let result = try await Self.onTerminal(
             ["new", "Notes", "--kit-path", "/k", "--no-git", "--no-interactive"], input: "", in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("Template ("))
@@ -51,16 +51,16 @@ struct TerminalTests {
     }
 
     @Test("off a terminal nothing is asked and nothing is painted; --quiet prints nothing but still writes")
-    func offTerminal() throws {
+    func offTerminal() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let plain = try BoilerProcess.boiler(["new", "Plain", "--kit-path", "/k", "--no-git"], in: scratch.url)
+        let plain = try await BoilerProcess.boiler(["new", "Plain", "--kit-path", "/k", "--no-git"], in: scratch.url)
         #expect(plain.status == 0, "\(plain.output)")
         #expect(!plain.output.contains("Template ("))
         #expect(!plain.output.contains("\u{1B}["))
         #expect(plain.output.contains("✓ Created app project Plain"))
 
-        let quiet = try BoilerProcess.boiler(
+        let quiet = try await BoilerProcess.boiler(
             ["new", "Quiet", "--template", "library", "--kit-path", "/k", "--no-git", "--quiet"], in: scratch.url)
         #expect(quiet.status == 0)
         #expect(quiet.output.isEmpty, "\(quiet.output)")
@@ -68,10 +68,10 @@ struct TerminalTests {
     }
 
     @Test("a name that is not a Swift identifier is converted, and the module name is said")
-    func convertedName() throws {
+    func convertedName() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
-        let result = try BoilerProcess.boiler(
+        let result = try await BoilerProcess.boiler(
             ["new", "my-notes", "--template", "library", "--kit-path", "/k", "--no-git"], in: scratch.url)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Module name: MyNotes"))

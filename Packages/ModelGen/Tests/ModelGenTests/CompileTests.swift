@@ -31,7 +31,7 @@ struct CompileTests {
     ]
 
     @Test("every design's output builds and round-trips in a scratch package", .enabled(if: !skipped))
-    func compiles() throws {
+    func compiles() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-compile-check")
         let sources = root.appendingPathComponent("Sources")
         Fixtures.remove(sources)
@@ -50,10 +50,10 @@ struct CompileTests {
             from: queryable, into: sources.appendingPathComponent("QueryableModels"))
         try Fixtures.write(Self.roundTrip, to: "main.swift", in: sources.appendingPathComponent("roundtrip"))
 
-        let build = try ChildProcess.run(["swift", "build", "--package-path", root.path], in: root)
+        let build = try await ChildProcess.run(["swift", "build", "--package-path", root.path], in: root)
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(6000))")
         guard build.status == 0 else { return }
-        let trip = try ChildProcess.run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
+        let trip = try await ChildProcess.run([root.appendingPathComponent(".build/debug/roundtrip").path], in: root)
         #expect(trip.status == 0, "round trip failed:\n\(trip.output)")
         #expect(trip.output.contains("round-trip OK"))
         #expect(trip.output.contains("query OK"))

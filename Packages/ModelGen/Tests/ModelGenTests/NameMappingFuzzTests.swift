@@ -147,7 +147,7 @@ struct NameMappingFuzzTests {
     @Test(
         "the code generated for every accepted name type-checks with -warnings-as-errors",
         .enabled(if: !CompileTests.skipped))
-    func acceptedNamesCompile() throws {
+    func acceptedNamesCompile() async throws {
         let generator = ModelGenerator(options: Self.options)
         // One design holding every accepted name: entities, attributes of one struct (with a
         // transient property, so equality and hashing are generated), to-many relationships and
@@ -223,7 +223,7 @@ struct NameMappingFuzzTests {
         let files = try generator.render(design, designFile: "Fuzz.yaml")
         var paths: [String] = []
         for file in files { paths.append(try Fixtures.write(file.contents, to: file.name, in: folder).path) }
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "Fuzz"] + paths)
         #expect(result.status == 0, "swiftc failed (seed \(Self.seed)):\n\(result.output.prefix(8000))")
     }

@@ -12,7 +12,7 @@ struct PluginTests {
     static var skipped: Bool { ProcessInfo.processInfo.environment["MODELGEN_SKIP_COMPILE"] == "1" }
 
     @Test("the build plugin generates machine code; generate-models creates human files once", .enabled(if: !skipped))
-    func plugins() throws {
+    func plugins() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-plugin-check")
         let app = root.appendingPathComponent("Sources/App")
         Fixtures.remove(app)
@@ -47,22 +47,24 @@ struct PluginTests {
                 "package", "--package-path", root.path, "--allow-writing-to-package-directory", "generate-models",
                 "--human-only",
             ])
-        let first = try ChildProcess.run(command)
+        let first = try await ChildProcess.run(command)
         #expect(first.status == 0, "generate-models failed:\n\(first.output.suffix(4000))")
         let human = app.appendingPathComponent("Models/Book.swift")
         let created = try String(contentsOf: human, encoding: .utf8)
         #expect(created.contains("extension Book: Versioned"))
         let edited = created.replacingOccurrences(of: "static let version = 1", with: "static let version = 4")
         try Data(edited.utf8).write(to: human)
-        let second = try ChildProcess.run(command)
+        let second = try await ChildProcess.run(command)
         #expect(second.status == 0)
         #expect(try String(contentsOf: human, encoding: .utf8) == edited)
 
-        let build = try ChildProcess.run(
+        let build = try await ChildProcess.run(
             ["swift"] + SharedBuildFolder.swiftArguments(["build", "--package-path", root.path]))
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(4000))")
         guard build.status == 0 else { return }
-        let output = try ChildProcess.run([SharedBuildFolder.products(of: root).appendingPathComponent("App").path])
+        let output = try await ChildProcess.run([
+            SharedBuildFolder.products(of: root).appendingPathComponent("App").path
+        ])
         #expect(output.output.contains("Dune 4"))
         #expect(output.output.contains("\"model_version\""))
     }

@@ -6,7 +6,17 @@ import Foundation
 enum ChildProcess {
     /// Runs `arguments` through `/usr/bin/env` (so `swift` and `swiftc` come from PATH) in
     /// `folder`, or in the current folder when nil.
-    static func run(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String) {
+    ///
+    /// A build runs for minutes, so it is waited for on a thread of its own: a thread of Swift
+    /// concurrency's pool (one per core) would be held from every other suite meanwhile.
+    static func run(_ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runWaiting(arguments, in: folder) }) }.start()
+        }
+    }
+
+    /// ``run(_:in:)`` on the calling thread, which it blocks until the child exits.
+    private static func runWaiting(_ arguments: [String], in folder: URL?) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
