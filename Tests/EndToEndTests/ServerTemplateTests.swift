@@ -168,9 +168,7 @@ struct ServerTemplateTests {
 /// The generated server's executable, running; its output is collected as it comes.
 final class RunningServer: @unchecked Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    // Only touched while `lock` is held.
-    private var collected = Data()
+    private let collected = CollectedOutput()
 
     init(_ executable: URL, in folder: URL, environment extra: [String: String]) throws {
         process.executableURL = executable
@@ -180,18 +178,20 @@ final class RunningServer: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            self.lock.withLock { self.collected.append(data) }
-        }
         try process.run()
+        // Blocking reads on a thread of their own, not a readabilityHandler: tearing down the
+        // dispatch read source behind one can crash libdispatch on Linux
+        // (swift-corelibs-libdispatch#949), and a read never holds a thread of Swift concurrency.
+        // The thread ends at the end of the output, when the server has exited.
+        let reading = pipe.fileHandleForReading
+        Thread { [collected] in
+            while case let chunk = reading.availableData, !chunk.isEmpty {
+                collected.append(chunk)
+            }
+        }.start()
     }
 
-    var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+    var output: String { collected.text }
 
     /// The address from the "listening on" line the server prints once it listens.
     /// The output is read before the clock, every time: a task can wake long after its nap on a
@@ -226,6 +226,16 @@ final class RunningServer: @unchecked Sendable {
     func kill() {
         if process.isRunning { process.interrupt() }
     }
+}
+
+/// What a child process has printed so far, appended to by the thread that reads its pipe.
+final class CollectedOutput: @unchecked Sendable {
+    // @unchecked: `data` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
 
 struct ServerFailure: Error, CustomStringConvertible {

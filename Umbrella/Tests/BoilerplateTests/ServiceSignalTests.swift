@@ -82,15 +82,6 @@ final class ChildProbe: Sendable {
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [output, closed] handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                closed.withLock { $0 = true }
-            } else {
-                output.withLock { $0.append(chunk) }
-            }
-        }
         process.terminationHandler = { [exited, exitTime] process in
             exitTime.withLock { $0 = ContinuousClock.now }
             let waiter = exited.withLock { state in
@@ -101,6 +92,16 @@ final class ChildProbe: Sendable {
             waiter?.resume(returning: process.terminationStatus)
         }
         try process.run()
+        // Blocking reads on a thread of their own, not a readabilityHandler: tearing down the
+        // dispatch read source behind one can crash libdispatch on Linux
+        // (swift-corelibs-libdispatch#949). The thread ends at the end of the output.
+        let reading = pipe.fileHandleForReading
+        Thread { [output, closed] in
+            while case let chunk = reading.availableData, !chunk.isEmpty {
+                output.withLock { $0.append(chunk) }
+            }
+            closed.withLock { $0 = true }
+        }.start()
     }
 
     deinit { if process.isRunning { process.terminate() } }

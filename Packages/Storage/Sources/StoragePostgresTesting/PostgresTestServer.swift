@@ -202,32 +202,40 @@ public final class PostgresTestServer: Sendable {
         return try await Self.run(path, arguments, check: check)
     }
 
-    /// Runs a program to its end without blocking a thread; with `check`, a non-zero exit throws
-    /// with the program's output.
+    /// Runs a program to its end without holding a thread of Swift concurrency; with `check`, a
+    /// non-zero exit throws with the program's output.
     @discardableResult
     private static func run(_ path: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
+        // The program is read and waited for on a thread of its own: blocking reads register
+        // nothing with libdispatch, whose read sources (behind readabilityHandler) can crash the
+        // process on Linux when torn down (swift-corelibs-libdispatch#949).
+        let (status, output): (Int32, Data) = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runWaiting(path, arguments) }) }.start()
+        }
+        if check, status != 0 {
+            throw PostgresTestServerError.failed(
+                step: "\(([path] + arguments).joined(separator: " ")) (exit status \(status))",
+                output: String(decoding: output, as: UTF8.self))
+        }
+        return status
+    }
+
+    /// ``run(_:_:check:)`` on the calling thread, which it blocks until the program exits.
+    private static func runWaiting(_ path: String, _ arguments: [String]) throws -> (Int32, Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
         process.standardInput = FileHandle.nullDevice
-        let collected = OutputCollector()
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        // Read while it runs: a program that writes more than a pipe holds would otherwise wait forever.
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        if check, status != 0 {
-            throw PostgresTestServerError.failed(
-                step: "\(([path] + arguments).joined(separator: " ")) (exit status \(status))", output: collected.text)
-        }
-        return status
+        try process.run()
+        // Read to the end before waiting: a program that writes more than a pipe holds would
+        // otherwise wait forever.
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
     }
 
     /// `setpriv` arguments that run the rest of the command line as `user`. `setpriv` execs the
@@ -317,14 +325,4 @@ final class ExitSignal: @unchecked Sendable {
             if now { continuation.resume() }
         }
     }
-}
-
-/// A child's output, gathered as it arrives.
-final class OutputCollector: @unchecked Sendable {
-    // @unchecked: `data` is only touched under `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
