@@ -120,7 +120,12 @@ extension CommandRunner {
         let observers = store.observers
         store.lock.unlock()
         store.notify(observers, of: change)
-        drain()
+        // Give the writer role up here unless an observer queued a command (drain runs it):
+        // drain is not specialised for the model, and this runner never has a group to save.
+        store.lock.lock()
+        let released = store.releaseWriterIfIdle()
+        store.lock.unlock()
+        if !released { drain() }
         return result
     }
 

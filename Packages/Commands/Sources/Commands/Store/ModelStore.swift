@@ -42,19 +42,27 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         var observable: ModelState<Model>?
         @usableFromInline var observers: [Observer] = []
         @usableFromInline var nextObserverID: UInt64 = 0
-        /// The serial write queue: see `ModelStore+Writer.swift`.
-        @usableFromInline var pending: [() -> Void] = []
-        @usableFromInline var pendingHead = 0
-        @usableFromInline var isWriting = false
-        @usableFromInline var writer: pthread_t?
 
         init(current: Model) {
             self.current = current
         }
     }
 
+    /// The serial write queue (see `ModelStore+Writer.swift`), guarded by `lock`. Not part of
+    /// `State`: `State` is generic, so code that is not specialised for a model (the runner's
+    /// drain loop) looked its layout up in the runtime's metadata cache on every access; this
+    /// struct's layout is fixed.
+    @usableFromInline
+    struct WriterQueue {
+        @usableFromInline var pending: [() -> Void] = []
+        @usableFromInline var pendingHead = 0
+        @usableFromInline var isWriting = false
+        @usableFromInline var writer: pthread_t?
+    }
+
     @usableFromInline let lock = FastLock()
     @usableFromInline let storage: UnsafeMutablePointer<State>
+    @usableFromInline let queue: UnsafeMutablePointer<WriterQueue>
 
     @inlinable var current: Model {
         _read { yield storage.pointee.current }
@@ -73,31 +81,35 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
         _modify { yield &storage.pointee.nextObserverID }
     }
     @inlinable var pending: [() -> Void] {
-        _read { yield storage.pointee.pending }
-        _modify { yield &storage.pointee.pending }
+        _read { yield queue.pointee.pending }
+        _modify { yield &queue.pointee.pending }
     }
     @inlinable var pendingHead: Int {
-        _read { yield storage.pointee.pendingHead }
-        _modify { yield &storage.pointee.pendingHead }
+        _read { yield queue.pointee.pendingHead }
+        _modify { yield &queue.pointee.pendingHead }
     }
     @inlinable var isWriting: Bool {
-        _read { yield storage.pointee.isWriting }
-        _modify { yield &storage.pointee.isWriting }
+        _read { yield queue.pointee.isWriting }
+        _modify { yield &queue.pointee.isWriting }
     }
     @inlinable var writer: pthread_t? {
-        _read { yield storage.pointee.writer }
-        _modify { yield &storage.pointee.writer }
+        _read { yield queue.pointee.writer }
+        _modify { yield &queue.pointee.writer }
     }
 
     /// Creates a store holding `model`.
     public init(_ model: Model) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: State(current: model))
+        queue = .allocate(capacity: 1)
+        queue.initialize(to: WriterQueue())
     }
 
     deinit {
         storage.deinitialize(count: 1)
         storage.deallocate()
+        queue.deinitialize(count: 1)
+        queue.deallocate()
     }
 
     /// A consistent snapshot of the model, from any thread: every announced change, none that

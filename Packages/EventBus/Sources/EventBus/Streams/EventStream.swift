@@ -6,14 +6,6 @@ public enum EventBuffering: Sendable, Hashable {
     case newest(Int)
     /// Keep the oldest `limit` events, dropping new ones.
     case oldest(Int)
-
-    func policy<Value>(for type: Value.Type) -> AsyncStream<Value>.Continuation.BufferingPolicy {
-        switch self {
-        case .unbounded: .unbounded
-        case .newest(let limit): .bufferingNewest(max(0, limit))
-        case .oldest(let limit): .bufferingOldest(max(0, limit))
-        }
-    }
 }
 
 /// The events of one type as an `AsyncSequence`, from ``Bus/events(of:from:replayLast:buffering:file:line:)``.
@@ -22,33 +14,54 @@ public enum EventBuffering: Sendable, Hashable {
 /// iterating it is lost (within the buffering policy). It ends when the iteration ends (a
 /// `break`, the task's cancellation) or the stream and its iterator are released, or the bus
 /// closes. Events the buffering policy dropped are counted in ``droppedCount`` — never dropped
-/// silently. One consumer per stream.
+/// silently. One consumer per stream: a second task iterating it at the same time finds it
+/// ended.
+///
+/// An event that is already waiting is handed over without suspending the consumer.
 public struct EventStream<Element: Event>: AsyncSequence, Sendable {
-    let stream: AsyncStream<Element>
-    let token: WatchToken
-    let dropped: Locked<Int>
+    @usableFromInline let buffer: StreamBuffer<Element>
+    @usableFromInline let token: WatchToken
+
+    @usableFromInline
+    init(buffer: StreamBuffer<Element>, token: WatchToken) {
+        self.buffer = buffer
+        self.token = token
+    }
 
     /// The number of events the buffering policy discarded so far.
-    public var droppedCount: Int { dropped.current }
+    public var droppedCount: Int { buffer.droppedCount }
 
     /// Ends the subscription; iteration then finishes, discarding what was buffered.
     public func cancel() { token.cancel() }
 
     /// Makes the stream's iterator.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: stream.makeAsyncIterator(), token: token)
+        Iterator(buffer: buffer, token: token)
     }
 
     /// Iterates an ``EventStream``.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncStream<Element>.Iterator
+        @usableFromInline let buffer: StreamBuffer<Element>
         /// Held so that releasing the iterator (after a `break`) ends the subscription.
-        let token: WatchToken
+        @usableFromInline let token: WatchToken
 
-        /// The next event, or nil once the subscription has ended.
+        @usableFromInline
+        init(buffer: StreamBuffer<Element>, token: WatchToken) {
+            self.buffer = buffer
+            self.token = token
+        }
+
+        /// The next event, or nil once the subscription has ended (cancelled, the bus closed,
+        /// or the consuming task cancelled, which also ends the subscription).
+        @inlinable
         public mutating func next() async -> Element? {
-            guard !token.isCancelled else { return nil }
-            return await base.next()
+            if Task.isCancelled {
+                token.cancel()
+                return nil
+            }
+            if let polled = buffer.poll() { return polled }
+            return await buffer.wait(onCancel: { [token] in token.cancel() })
         }
     }
 }
@@ -69,22 +82,16 @@ extension Bus {
     ///   - file: The file making the subscription, for leak reports (``SubscriptionInfo``).
     ///   - line: The line making the subscription, for leak reports.
     /// - Returns: A single-consumer stream of events.
+    @inlinable
     public func events<E: Event>(
         of type: E.Type, from sender: AnyObject? = nil, replayLast: Bool = true, buffering: EventBuffering = .unbounded,
         file: StaticString = #fileID, line: UInt = #line
     ) -> EventStream<E> {
-        let (stream, continuation) = makeStream(of: E.self, buffering: buffering.policy(for: E.self))
-        let dropped = Locked(0)
+        let buffer = StreamBuffer<E>(buffering: buffering)
         let token = register(
             E.self, topic: .type(ObjectIdentifier(E.self)), sender: sender, replayLast: replayLast, isQueued: true,
-            file: file, line: line, onCancel: { continuation.finish() },
-            call: { _, pointer in
-                if case .dropped = continuation.yield(pointer.assumingMemoryBound(to: E.self).pointee) {
-                    dropped.withValue { $0 += 1 }
-                }
-            })
-        let subscriber = token.subscriber
-        continuation.onTermination = { [core] _ in core.cancel(subscriber) }
-        return EventStream(stream: stream, token: token, dropped: dropped)
+            file: file, line: line, onCancel: { buffer.finish() },
+            call: { _, pointer in buffer.yield(pointer.assumingMemoryBound(to: E.self).pointee) })
+        return EventStream(buffer: buffer, token: token)
     }
 }

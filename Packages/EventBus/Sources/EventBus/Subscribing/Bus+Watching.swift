@@ -179,6 +179,7 @@ extension Bus {
     }
 
     /// Stores a subscriber and makes its token, replaying the last event to a synchronous one.
+    @usableFromInline
     func register<Value>(
         _ type: Value.Type, topic: Topic, sender: AnyObject?, replayLast: Bool, receivesAnyEvent: Bool = false,
         isQueued: Bool = false, file: StaticString, line: UInt,

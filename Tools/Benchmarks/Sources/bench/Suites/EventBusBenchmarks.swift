@@ -134,7 +134,7 @@ enum EventBusBenchmarks {
     static func streamThroughput() -> BenchmarkCase {
         let bus = Bus()
         return BenchmarkCase(
-            suite: "eventbus", name: "async-stream-1000", peer: "AsyncStream", target: nil,
+            suite: "eventbus", name: "async-stream-1000", peer: "AsyncStream", target: 1,
             ours: {
                 let stream = bus.events(of: Tick.self, replayLast: false)
                 for value in 0..<1_000 { bus.trigger(Tick(value: value)) }
