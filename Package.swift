@@ -135,7 +135,9 @@ let modules: [Module] = [
         name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],
         hasTests: false, isProduct: false),
     Module(
-        name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
+        name: "BoilerCLI", home: "Tools/boiler",
+        dependencies: [.module("Errors"), .module("ModelGen"), argumentParser],
+        testDependencies: [propertyBased]),
     Module(
         name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("BoilerCLI")], hasTests: false),
 ]

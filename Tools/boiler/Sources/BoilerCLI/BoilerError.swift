@@ -27,6 +27,19 @@ public enum BoilerError: AppError, Equatable {
     /// An argument of `boiler add` (a resource's name or `name:Type` field, a part's name that
     /// the project already uses) is not acceptable; `part` says which.
     case invalidResource(part: String, value: String, reason: String)
+    /// A base under `.boiler/base/` (what boiler wrote, which `boiler update` merges from) is
+    /// missing, does not match the hash the record gives it, or is not a plain file in the project.
+    case invalidBase(path: String, reason: String)
+    /// A project file `boiler update` would merge is not text it can merge: too large, not UTF-8,
+    /// or a folder where the record names a file.
+    case unmergeable(path: String, reason: String)
+    /// `boiler update` in a git repository with uncommitted changes, without `--force`.
+    case uncommittedChanges(folder: String, paths: [String])
+    /// `boiler update` on a project made before boiler kept a base: `--adopt` gives it one.
+    case needsAdoption(folder: String)
+    /// An update stopped after its commit point (killed, or the machine went down); `boiler
+    /// update` finishes it before anything else reads the project.
+    case updateInterrupted(folder: String)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -59,16 +72,37 @@ public enum BoilerError: AppError, Equatable {
             "Refusing to write \(path): \(reason). Nothing was written."
         case .invalidResource(let part, let value, let reason):
             "The \(part) \(Self.shown(value)) cannot be used: \(reason). Nothing was written."
+        case .invalidBase(let path, let reason):
+            "The base \(Self.shown(path)) \(reason). boiler update merges from it, so it refuses to run; "
+                + "nothing was written. Restore .boiler/ from version control, or run 'boiler update --adopt'."
+        case .unmergeable(let path, let reason):
+            "\(Self.shown(path)) cannot be merged: \(reason). Nothing was written."
+        case .uncommittedChanges(let folder, let paths):
+            "\(folder) has \(paths.count) uncommitted change(s):\n"
+                + paths.prefix(20).map { "  \(Self.shown($0).dropFirst().dropLast())" }.joined(separator: "\n")
+                + (paths.count > 20 ? "\n  … and \(paths.count - 20) more" : "")
+                + "\nCommit or stash them first, so the update can be reviewed as one diff, or use --force. "
+                + "Nothing was written."
+        case .needsAdoption(let folder):
+            "\(folder) was made before boiler kept a copy of what it wrote (.boiler/base/), which an update "
+                + "merges from. Run 'boiler update --adopt' first: files still as boiler wrote them become the "
+                + "base, and the others are listed. Nothing was written."
+        case .updateInterrupted(let folder):
+            "An update of \(folder) was interrupted after it was committed, so its files are part old, part new. "
+                + "Run 'boiler update' to finish it."
         }
     }
 
-    /// The process exit code: 64 usage, 65 an untrustworthy `.boiler.json`, 73 conflicts (files
-    /// in the way, a folder that is not empty, a path outside the project), 1 other failures.
+    /// The process exit code: 64 usage (and a project `update` must adopt first), 65 an
+    /// untrustworthy `.boiler.json` or base, or a file too large or not text to merge, 73 conflicts
+    /// (files in the way, a folder that is not empty, a path outside the project, uncommitted
+    /// changes), 75 an interrupted update to finish, 1 other failures.
     public var exitCode: Int32 {
         switch self {
-        case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource: 64
-        case .invalidRecord: 65
-        case .conflicts, .folderNotEmpty, .outsideProject: 73
+        case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource, .needsAdoption: 64
+        case .invalidRecord, .invalidBase, .unmergeable: 65
+        case .conflicts, .folderNotEmpty, .outsideProject, .uncommittedChanges: 73
+        case .updateInterrupted: 75
         case .writeFailed, .commandFailed: 1
         }
     }

@@ -79,6 +79,11 @@ struct AddPart: AsyncParsableCommand {
                 written = outcome.written
                 if let hint = outcome.hint { notes.append(hint) }
             }
+            if !dryRun {
+                // What boiler wrote, kept for boiler update (.boiler/base/), and a command's or
+                // model's name, so that update can render it again.
+                try ProjectBase.keep(afterAdding: kind, named: name, written: written, in: folder)
+            }
             if dryRun {
                 console.line("Plan for \(folder.path) (dry run, nothing written):")
                 for path in written { console.line("  write \(path)") }

@@ -9,7 +9,7 @@ public struct Boiler: AsyncParsableCommand {
         // The first line is the version alone, for scripts; the second says which kit `boiler new`
         // will use, since that depends on where this boiler was built and what is still there.
         version: "\(KitVersion.current)\nNew projects use \(DefaultKit.current.summary).",
-        subcommands: [NewProject.self, AddPart.self, Generate.self, ListTemplates.self, Doctor.self]
+        subcommands: [NewProject.self, AddPart.self, Update.self, Generate.self, ListTemplates.self, Doctor.self]
     )
 
     /// Creates the command (ArgumentParser calls this).

@@ -53,6 +53,36 @@ struct Doctor: AsyncParsableCommand {
             return false
         }
         console.done("All \(record.files.count) generated files are present")
+        return templatesAreCurrent(record, in: folder, console)
+    }
+
+    /// Whether the project is behind this boiler's templates: what they render now, compared with
+    /// what the record says boiler wrote. Being behind is reported, not a problem; a record that
+    /// cannot be rendered again, or a project with no base to update from, is.
+    static func templatesAreCurrent(_ record: ProjectRecord, in folder: URL, _ console: Console) -> Bool {
+        let drift: (changed: [String], added: [String], removed: [String])
+        do {
+            try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
+            drift = try UpdatePlanner(folder: folder, engine: .builtIn).drift(record)
+        } catch {
+            console.error(error.message)
+            return false
+        }
+        let version = record.templateVersion ?? "from before boiler kept a base"
+        let count = drift.changed.count + drift.added.count + drift.removed.count
+        guard count > 0 else {
+            console.done("Templates: current (\(version)); boiler update has nothing to bring")
+            if record.templateVersion == nil {
+                console.line("  Run 'boiler update --adopt' once, so that later updates can merge your changes.")
+            }
+            return true
+        }
+        console.line(
+            "! Templates: the project is behind this boiler's (\(version) → \(ProjectBase.templateVersion)): "
+                + "\(drift.changed.count) file(s) changed, \(drift.added.count) new, \(drift.removed.count) gone. "
+                + (record.templateVersion == nil
+                    ? "Run 'boiler update --adopt', then 'boiler update --dry-run' to see the plan."
+                    : "Run 'boiler update --dry-run' to see the plan."))
         return true
     }
 

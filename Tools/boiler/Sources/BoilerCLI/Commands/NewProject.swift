@@ -79,7 +79,8 @@ struct NewProject: AsyncParsableCommand {
         try await reportingErrors(console) {
             let options = try makeOptions(console: console)
             let folder = URL(fileURLWithPath: output ?? options.name.module, isDirectory: true).standardizedFileURL
-            let plan = try Scaffolder(options: options).plan(in: folder)
+            // With the base of every file (.boiler/base/), which boiler update merges from.
+            let plan = try ProjectBase.adding(to: Scaffolder(options: options).plan(in: folder))
             let entries = plan.existingEntries()
             if !entries.isEmpty && !force {
                 throw BoilerError.folderNotEmpty(folder: folder.path, entries: entries)

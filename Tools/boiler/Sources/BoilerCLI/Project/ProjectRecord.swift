@@ -1,7 +1,11 @@
 import Foundation
 
-/// `.boiler.json`: how a project was made, so later commands (`boiler add`) can extend it and
-/// tell the files they generated from the files people wrote.
+/// `.boiler.json`: how a project was made, so later commands (`boiler add`, `boiler update`) can
+/// extend it and tell the files they generated from the files people wrote.
+///
+/// What boiler wrote is kept beside it, under `.boiler/base/` (``ProjectBase``): the base of a
+/// three-way merge when `boiler update` brings newer templates. A record made before that
+/// (no ``templateVersion``) still reads; `boiler update --adopt` gives it a base.
 public struct ProjectRecord: Codable, Sendable, Equatable {
     /// The record's file name at the project root.
     public static let fileName = ".boiler.json"
@@ -28,6 +32,10 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         public var routes: [String] = []
         /// Service names, in the order they were added.
         public var services: [String] = []
+        /// Command names, in the order they were added; nil in records made before they were kept.
+        public var commands: [String]?
+        /// Model names, in the order they were added; nil in records made before they were kept.
+        public var models: [String]?
     }
 
     /// What `boiler add` has wired in; nil until the first route or service.
@@ -36,6 +44,15 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
     public var resources: [ResourceSpec]?
     /// Each generated file's path and a hash of the contents boiler wrote (FNV-1a, 64-bit hex).
     public var files: [String: String]
+    /// The version of boiler's templates the project's files were last rendered from (by `new`,
+    /// `add` or `update`); nil for a project made before boiler kept a base (see `update --adopt`).
+    public var templateVersion: String?
+    /// The template version of each generated file's base; nil with ``templateVersion``.
+    public var fileVersions: [String: String]?
+
+    /// The largest `.boiler.json` boiler reads: a record lists paths and hashes, a few kilobytes
+    /// for the largest template; a file far larger was not written by boiler.
+    public static let maximumSize = 1 << 20
 
     init(options: ProjectOptions, files: [PlannedFile]) {
         boilerVersion = KitVersion.current
@@ -61,6 +78,19 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
     /// - Throws: ``BoilerError/notAProject(folder:)`` when there is none or it is unreadable.
     public static func read(in folder: URL) throws(BoilerError) -> ProjectRecord {
         let url = folder.appendingPathComponent(fileName)
+        // An update that stopped after its commit point must be finished before anything reads
+        // the record: until then the files are half old and half new.
+        if FileManager.default.fileExists(atPath: UpdateTransaction.journal(in: folder).path) {
+            throw .updateInterrupted(folder: folder.path)
+        }
+        // The size first: a 10 MB "record" is refused without being read into memory.
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        if size > maximumSize {
+            throw .invalidRecord(
+                path: url.path, field: "(the whole file)",
+                reason: "is \(size) bytes, more than the \(maximumSize) a record made by boiler can be")
+        }
+        try ProjectPaths.checkInside(fileName, root: folder)
         guard let data = try? Data(contentsOf: url) else { throw .notAProject(folder: folder.path) }
         do {
             return try JSONDecoder().decode(ProjectRecord.self, from: data)
@@ -87,6 +117,8 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         try moduleName("module", module)
         for route in parts?.routes ?? [] { try moduleName("parts.routes", route) }
         for service in parts?.services ?? [] { try moduleName("parts.services", service) }
+        for command in parts?.commands ?? [] { try moduleName("parts.commands", command) }
+        for model in parts?.models ?? [] { try moduleName("parts.models", model) }
         for resource in resources ?? [] {
             do {
                 _ = try ResourceSpec(name: resource.name, fields: resource.fields.map(\.argument))
@@ -105,6 +137,26 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
             throw .invalidRecord(
                 path: path, field: "files",
                 reason: "names \(file.debugDescription), which is not a relative path inside the project")
+        }
+        for (file, version) in (fileVersions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard files[file] != nil else {
+                throw .invalidRecord(
+                    path: path, field: "fileVersions",
+                    reason: "names \(BoilerError.shown(file)), which is not among the files boiler wrote")
+            }
+            try Self.checkVersion(version, field: "fileVersions", path: path)
+        }
+        if let templateVersion { try Self.checkVersion(templateVersion, field: "templateVersion", path: path) }
+    }
+
+    /// A version is a short line of letters, digits, `.`, `-` and `+` (it is printed, never run).
+    static func checkVersion(_ version: String, field: String, path: String) throws(BoilerError) {
+        let allowed =
+            version.utf8.count <= 64 && !version.isEmpty
+            && version.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-+".contains($0)) }
+        guard allowed else {
+            throw .invalidRecord(
+                path: path, field: field, reason: "is \(BoilerError.shown(version)), which is not a version")
         }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Renders, with this boiler's templates, every file the record says boiler wrote: the project
+/// `boiler new` makes from the record's options, then every part and resource `boiler add`
+/// recorded, with the machine files that wire them in listing them all. That is "theirs" in
+/// `boiler update`'s merge.
+///
+/// It goes through the same seams as `new` and `add` (``Scaffolder`` and the part and resource
+/// templates), so the files are exactly what those commands would write today.
+enum TheirsRenderer {
+    /// The rendered files by path (`.boiler.json` itself excluded), for the project in `folder`.
+    /// - Throws: ``BoilerError/invalidRecord(path:field:reason:)`` when the record's options are
+    ///   ones `boiler new` would refuse.
+    static func render(_ record: ProjectRecord, in folder: URL) throws(BoilerError) -> [String: PlannedFile] {
+        let recordPath = folder.appendingPathComponent(ProjectRecord.fileName).path
+        let name: ProjectName
+        do {
+            name = try ProjectName(record.name, maximumLength: 255)
+        } catch {
+            throw .invalidRecord(path: recordPath, field: "name", reason: "cannot be rendered again: \(error.message)")
+        }
+        guard name.module == record.module else {
+            throw .invalidRecord(
+                path: recordPath, field: "module",
+                reason: "is \(BoilerError.shown(record.module)), but the name \(BoilerError.shown(record.name)) "
+                    + "gives \(name.module)")
+        }
+        let options = ProjectOptions(
+            name: name, template: record.template, packages: record.packages, kit: record.kit, values: record.values,
+            database: record.database)
+        let scaffold: ScaffoldPlan
+        do {
+            scaffold = try Scaffolder(options: options).plan(in: folder)
+        } catch {
+            throw .invalidRecord(
+                path: recordPath, field: "(options)", reason: "hold options boiler new refuses: \(error.message)")
+        }
+        var files: [String: PlannedFile] = [:]
+        // Later files replace earlier ones at the same path: a machine file listing every part
+        // replaces the template's empty one.
+        for file in scaffold.files + parts(record) + resources(record) where file.path != ProjectRecord.fileName {
+            files[file.path] = file
+        }
+        return files
+    }
+
+    /// The files of every recorded command, route, service and model, and the machine file that
+    /// wires in routes and services — as ``PartAdder`` renders them.
+    static func parts(_ record: ProjectRecord) -> [PlannedFile] {
+        guard let parts = record.parts else { return [] }
+        let module = record.module
+        var files: [PlannedFile] = []
+        if record.template == .server {
+            let context = { (part: String) in ServerPartTemplates.Context(part: part, module: module) }
+            for command in parts.commands ?? [] { files += ServerPartTemplates.command(context(command)) }
+            for route in parts.routes { files += ServerPartTemplates.route(context(route)) }
+            for service in parts.services { files += ServerPartTemplates.service(context(service)) }
+            for model in parts.models ?? [] {
+                files += PartTemplates.model(
+                    PartTemplates.Context(part: model, core: module + "Core", model: "", importLine: "Boilerplate"))
+            }
+            if !parts.routes.isEmpty || !parts.services.isEmpty {
+                files.append(ServerPartTemplates.parts(module: module, routes: parts.routes, services: parts.services))
+            }
+            return files
+        }
+        let isApp = record.template == .app
+        let core = record.template == .library ? module : "\(module)Core"
+        let model = isApp ? "\(module)Model" : "ItemsModel"
+        func context(_ part: String, _ kind: AddPart.Kind) -> PartTemplates.Context {
+            PartTemplates.Context(
+                part: part, core: core, model: model,
+                importLine: record.packages == nil ? "Boilerplate" : PartAdder.importFor(kind))
+        }
+        for command in parts.commands ?? [] { files += PartTemplates.command(context(command, .command)) }
+        for route in parts.routes { files += PartTemplates.route(context(route, .route)) }
+        for service in parts.services { files += PartTemplates.service(context(service, .service)) }
+        for model in parts.models ?? [] { files += PartTemplates.model(context(model, .model)) }
+        if isApp && (!parts.routes.isEmpty || !parts.services.isEmpty) {
+            files.append(PartTemplates.parts(core: core, model: model, routes: parts.routes, services: parts.services))
+        }
+        return files
+    }
+
+    /// The files of every recorded resource, and a server's machine file that wires them in — as
+    /// ``ResourceAdder`` renders them.
+    static func resources(_ record: ProjectRecord) -> [PlannedFile] {
+        guard let resources = record.resources, !resources.isEmpty else { return [] }
+        var files: [PlannedFile] = []
+        for spec in resources {
+            let names = ResourceTemplates.Names(spec: spec, module: record.module)
+            files += record.template == .server ? ResourceTemplates.server(names) : ResourceTemplates.app(names)
+        }
+        if record.template == .server {
+            files.append(ResourceTemplates.serverWiring(module: record.module, resources: resources))
+        }
+        return files
+    }
+}
