@@ -25,7 +25,8 @@ extension ServerTemplate {
             }
 
             /// The problem details of any error: the domain's typed errors keep their status (404, 422),
-            /// unreadable input is 422, and anything else is a 500 whose detail hides the cause.
+            /// unreadable input is 422, the HTTP stack's errors keep theirs (a body over a route's limit
+            /// is 413), and anything else is a 500 whose detail hides the cause.
             public init(_ error: any Error) {
                 switch error {
                 case let error as {{Name}}Error:
@@ -36,6 +37,13 @@ extension ServerTemplate {
                     self.init(
                         type: "urn:{{name}}:problem:invalid-body", title: Self.title(422), status: 422,
                         detail: "The request body does not fit: \\(error.userMessage)")
+                case let error as any HTTPResponseError where error.status.code < 500:
+                    // Hummingbird's own errors: `collect(upTo:)` throws NIOTooManyBytesError (413) for a
+                    // body over a route's limit, and a route may throw an HTTPError with any status.
+                    // They are the client's mistake, so they keep their status and are not logged.
+                    self.init(
+                        type: "urn:{{name}}:problem:\\(Self.slug(error.status))", title: error.status.reasonPhrase,
+                        status: error.status.code, detail: Self.detail(error))
                 default:
                     self.init(
                         type: "about:blank", title: Self.title(500), status: 500,
@@ -49,6 +57,18 @@ extension ServerTemplate {
                 case 422: "Unprocessable Content"
                 default: "Internal Server Error"
                 }
+            }
+
+            /// `Content Too Large` → `content-too-large`: the problem type of an HTTP status.
+            static func slug(_ status: HTTPResponse.Status) -> String {
+                status.reasonPhrase.lowercased().split(separator: " ").joined(separator: "-")
+            }
+
+            /// What an error of the HTTP stack says to the client.
+            static func detail(_ error: any HTTPResponseError) -> String {
+                if error.status == .contentTooLarge { return "The request body is larger than this route accepts." }
+                if let error = error as? HTTPError, let message = error.body, !message.isEmpty { return message }
+                return "\\(error.status.reasonPhrase)."
             }
 
             /// The response carrying these details.
@@ -87,7 +107,8 @@ extension ServerTemplate {
         /// | `PATCH /notes/:id`  | changes `text` and/or `pinned`                                |
         /// | `DELETE /notes/:id` | deletes; 204                                                  |
         ///
-        /// Errors are problem details (RFC 9457): 404 for a missing note, 422 for bad input.
+        /// Errors are problem details (RFC 9457): 404 for a missing note, 422 for bad input, 413 for a
+        /// body over the limit `POST` and `PATCH` read.
         public enum NoteRoutes {
             /// The largest page a list may ask for.
             public static let maximumLimit = 100

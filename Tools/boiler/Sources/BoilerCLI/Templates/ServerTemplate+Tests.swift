@@ -313,6 +313,24 @@ extension ServerTemplate {
                 }
             }
 
+            @Test("a body over the route's limit is a 413 problem, not a server failure, and nothing is stored")
+            func tooLarge() async throws {
+                try await withServer { client, domain in
+                    let large = #"{"text": ""# + String(repeating: "a", count: 2 << 20) + #""}"#
+                    for (uri, method) in [("/notes", HTTPRequest.Method.post), ("/notes/\\(UUID().uuidString)", .patch)] {
+                        try await client.execute(uri: uri, method: method, body: body(large)) { response in
+                            #expect(response.status == .contentTooLarge)
+                            #expect(response.headers[.contentType] == "application/problem+json")
+                            let problem = try decode(ProblemDetails.self, response)
+                            #expect(problem.status == 413 && problem.title == "Content Too Large")
+                            #expect(problem.type == "urn:{{name}}:problem:content-too-large")
+                        }
+                    }
+                    let count = try await domain.records.count()
+                    #expect(count == 0)
+                }
+            }
+
             @Test(
                 "bad paging and filter parameters are 422 problems",
                 arguments: [
