@@ -135,7 +135,10 @@ let modules: [Module] = [
         name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],
         hasTests: false, isProduct: false),
     Module(
-        name: "BoilerCLI", home: "Tools/boiler", dependencies: [.module("Errors"), .module("ModelGen"), argumentParser]),
+        name: "BoilerCLI", home: "Tools/boiler",
+        dependencies: [.module("Errors"), .module("ModelGen"), argumentParser, mustache],
+        // The template files `boiler new` and `boiler add` render (Templates/Files/<template>/…).
+        resources: [.copy("Templates/Files")]),
     Module(
         name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("BoilerCLI")], hasTests: false),
 ]

@@ -27,6 +27,10 @@ public enum BoilerError: AppError, Equatable {
     /// An argument of `boiler add` (a resource's name or `name:Type` field, a part's name that
     /// the project already uses) is not acceptable; `part` says which.
     case invalidResource(part: String, value: String, reason: String)
+    /// A template file cannot be rendered: a project's copy under `.boiler/templates` that is a
+    /// link leading out, not a regular file, too large, not Mustache, or naming a value boiler
+    /// does not give; or boiler's own bundle is missing.
+    case invalidTemplate(path: String, reason: String)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -59,15 +63,17 @@ public enum BoilerError: AppError, Equatable {
             "Refusing to write \(path): \(reason). Nothing was written."
         case .invalidResource(let part, let value, let reason):
             "The \(part) \(Self.shown(value)) cannot be used: \(reason). Nothing was written."
+        case .invalidTemplate(let path, let reason):
+            "The template file \(Self.shown(path)) cannot be used: \(reason). Nothing was written."
         }
     }
 
-    /// The process exit code: 64 usage, 65 an untrustworthy `.boiler.json`, 73 conflicts (files
+    /// The process exit code: 64 usage, 65 an untrustworthy `.boiler.json` or template file, 73 conflicts (files
     /// in the way, a folder that is not empty, a path outside the project), 1 other failures.
     public var exitCode: Int32 {
         switch self {
         case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource: 64
-        case .invalidRecord: 65
+        case .invalidRecord, .invalidTemplate: 65
         case .conflicts, .folderNotEmpty, .outsideProject: 73
         case .writeFailed, .commandFailed: 1
         }
