@@ -64,7 +64,8 @@ public enum BoilerError: AppError, Equatable {
         case .invalidResource(let part, let value, let reason):
             "The \(part) \(Self.shown(value)) cannot be used: \(reason). Nothing was written."
         case .invalidTemplate(let path, let reason):
-            "The template file \(Self.shown(path)) cannot be used: \(reason). Nothing was written."
+            // The path is boiler's own name for the file (or its copy's in the project), never input.
+            "The template file \(path) cannot be used: \(reason). Nothing was written."
         }
     }
 

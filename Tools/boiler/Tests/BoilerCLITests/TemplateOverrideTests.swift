@@ -118,7 +118,7 @@ struct TemplateOverrideTests {
         try write("struct {{partName}} {}\n", to: Self.commandTemplate, in: folder)
         expectRefused(in: folder) {
             if case .invalidTemplate(let path, let reason) = $0 {
-                path == Self.commandTemplate && reason.contains("'partName'")
+                path == Self.commandTemplate && reason.contains(#""partName""#)
             } else {
                 false
             }

@@ -80,7 +80,15 @@ struct TemplateRenderingTests {
             try TemplateStore.render("Hello {{nobody}}", context: ["Name": .text("Notes")], origin: "greeting.mustache")
         } throws: { error in
             guard case .invalidTemplate(let path, let reason)? = error as? BoilerError else { return false }
-            return path == "greeting.mustache" && reason.contains("'nobody'")
+            return path == "greeting.mustache" && reason.contains(#""nobody""#)
+        }
+        // A hostile copy's tag of 1 MB does not become a 1 MB message.
+        let huge = String(repeating: "n", count: 1 << 20)
+        #expect {
+            try TemplateStore.render("{{\(huge)}}", context: [:], origin: "huge.mustache")
+        } throws: { error in
+            guard let error = error as? BoilerError, case .invalidTemplate = error else { return false }
+            return error.message.utf8.count < 1_000
         }
     }
 

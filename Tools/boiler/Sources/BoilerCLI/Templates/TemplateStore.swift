@@ -179,7 +179,7 @@ struct TemplateStore: Sendable {
             let name = reference.name
             throw .invalidTemplate(
                 path: origin,
-                reason: "it names the value '\(name)', which boiler does not give; known values: "
+                reason: "it names the value \(BoilerError.shown(name)), which boiler does not give; known values: "
                     + known.sorted().joined(separator: ", "))
         }
         return template.render(context.mapValues(\.mustache))
