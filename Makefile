@@ -35,7 +35,7 @@ BOILER_LINK  := $(DESTDIR)$(PREFIX)/bin/boiler
 BOILER_TARGET = $$(python3 -c 'import os, sys; print(os.path.relpath(*sys.argv[1:]))' \
 	"$(BOILER_HOME)/boiler" "$(DESTDIR)$(PREFIX)/bin")
 # The resource bundles boiler's modules carry (.resources on Linux, .bundle on macOS).
-BOILER_BUNDLES := Boilerplate_ModelGen
+BOILER_BUNDLES := Boilerplate_ModelGen Boilerplate_BoilerCLI
 
 .DEFAULT_GOAL := help
 .PHONY: help test check build test-root test-unit test-process test-packages test-tsan check-manifests check-self-contained \

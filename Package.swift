@@ -136,8 +136,10 @@ let modules: [Module] = [
         hasTests: false, isProduct: false),
     Module(
         name: "BoilerCLI", home: "Tools/boiler",
-        dependencies: [.module("Errors"), .module("ModelGen"), argumentParser],
-        testDependencies: [propertyBased]),
+        dependencies: [.module("Errors"), .module("ModelGen"), argumentParser, mustache],
+        testDependencies: [propertyBased],
+        // The template files `boiler new` and `boiler add` render (Templates/Files/<template>/…).
+        resources: [.copy("Templates/Files")]),
     Module(
         name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("BoilerCLI")], hasTests: false),
 ]

@@ -91,6 +91,15 @@ struct ServerTemplateTests {
         #expect(tagPage["total"] as? Int == 1)
         let (_, badTag) = try await HTTP.send("POST", base.appendingPathComponent("tags"), #"{"count": 3}"#)
         #expect(badTag.statusCode == 422)
+        // A body over a route's limit (each reads some 41 KB at most), sent as curl would: a 413
+        // problem, not a 500 logged as a server failure; for the template's routes and an added resource's.
+        let large = #"{"text": ""# + String(repeating: "a", count: 2 << 20) + #""}"#
+        for path in ["notes", "tags"] {
+            let (tooLarge, tooLargeResponse) = try await HTTP.send("POST", base.appendingPathComponent(path), large)
+            #expect(tooLargeResponse.statusCode == 413, "POST /\(path): \(String(decoding: tooLarge, as: UTF8.self))")
+            #expect(tooLargeResponse.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
+            #expect(String(decoding: tooLarge, as: UTF8.self).contains("problem:content-too-large"))
+        }
 
         // A second instance on the same database: the two behave as one, as behind a load balancer.
         let second = try RunningServer(
@@ -111,6 +120,7 @@ struct ServerTemplateTests {
         #expect(try await second.terminate(within: .seconds(30)) == 0, "\(second.output)")
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")
+        #expect(!server.output.contains("Request failed"), "a client's mistake was logged as a failure: \(server.output)")
 
         try await postgresVariant(in: scratch, sharingBuildOf: project)
     }

@@ -40,6 +40,10 @@ public enum BoilerError: AppError, Equatable {
     /// An update stopped after its commit point (killed, or the machine went down); `boiler
     /// update` finishes it before anything else reads the project.
     case updateInterrupted(folder: String)
+    /// A template file cannot be rendered: a project's copy under `.boiler/templates` that is a
+    /// link leading out, not a regular file, too large, not Mustache, or naming a value boiler
+    /// does not give; or boiler's own bundle is missing.
+    case invalidTemplate(path: String, reason: String)
 
     /// What went wrong, in words a user can act on.
     public var message: String {
@@ -90,17 +94,20 @@ public enum BoilerError: AppError, Equatable {
         case .updateInterrupted(let folder):
             "An update of \(folder) was interrupted after it was committed, so its files are part old, part new. "
                 + "Run 'boiler update' to finish it."
+        case .invalidTemplate(let path, let reason):
+            // The path is boiler's own name for the file (or its copy's in the project), never input.
+            "The template file \(path) cannot be used: \(reason). Nothing was written."
         }
     }
 
     /// The process exit code: 64 usage (and a project `update` must adopt first), 65 an
-    /// untrustworthy `.boiler.json` or base, or a file too large or not text to merge, 73 conflicts
+    /// untrustworthy `.boiler.json`, base or template file, or a file too large or not text to merge, 73 conflicts
     /// (files in the way, a folder that is not empty, a path outside the project, uncommitted
     /// changes), 75 an interrupted update to finish, 1 other failures.
     public var exitCode: Int32 {
         switch self {
         case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource, .needsAdoption: 64
-        case .invalidRecord, .invalidBase, .unmergeable: 65
+        case .invalidRecord, .invalidBase, .unmergeable, .invalidTemplate: 65
         case .conflicts, .folderNotEmpty, .outsideProject, .uncommittedChanges: 73
         case .updateInterrupted: 75
         case .writeFailed, .commandFailed: 1

@@ -136,12 +136,6 @@ struct ScaffolderTests {
         #expect(record.files["README.md"] == ProjectRecord.hash(readme.contents))
     }
 
-    @Test("template text refuses unknown keys")
-    func unknownKey() {
-        #expect(throws: BoilerError.self) { try TemplateText("Hello {{nobody}}").render([:]) }
-        #expect((try? TemplateText("Hello {{ Name }}!").render(["Name": "Notes"])) == "Hello Notes!")
-    }
-
     func options(_ template: TemplateKind = .app, values: [String: String]) throws -> ProjectOptions {
         ProjectOptions(
             name: try ProjectName("Notes"), template: template, packages: nil, kit: .path("/k"), values: values)

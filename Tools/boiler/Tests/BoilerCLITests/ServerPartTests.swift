@@ -170,7 +170,8 @@ struct ServerPartTests {
         #expect(TemporaryFolder.listing(of: folder) == before)
         #expect(
             try read(folder, Self.wiring)
-                == ServerPartTemplates.parts(module: "Notes", routes: [], services: []).contents)
+                == (try TemplateStore().render(
+                    ServerPartTemplates.parts(module: "Notes", routes: [], services: []), values: [:])).contents)
     }
 
     /// Expects `add` to refuse the part with `.invalidResource`, the reason containing `because`.

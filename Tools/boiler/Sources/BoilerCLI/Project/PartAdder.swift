@@ -23,16 +23,16 @@ struct PartAdder {
         let context = PartTemplates.Context(
             part: part, core: core, model: isApp ? "\(record.module)Model" : "ItemsModel", importLine: importLine)
 
-        var files: [PlannedFile]
+        var templates: [TemplateFile]
         var hint: String?
         switch kind {
         case .resource: throw Self.resourceNeedsFields
         case .command:
             guard has("Commands") else { throw Self.needs("Commands", kind) }
-            files = PartTemplates.command(context)
+            templates = PartTemplates.command(context)
         case .route:
             guard has("Router") else { throw Self.needs("Router", kind) }
-            files = PartTemplates.route(context)
+            templates = PartTemplates.route(context)
             if !isApp { hint = "Call \(part)Routes.register(on:) where you build your RouteTable." }
         case .service, .model:
             guard isApp else {
@@ -40,9 +40,12 @@ struct PartAdder {
                     "kind", value: kind.rawValue,
                     expected: "command or route: a \(kind.rawValue) needs a project made with --template app")
             }
-            files = kind == .service ? PartTemplates.service(context) : PartTemplates.model(context)
+            templates = kind == .service ? PartTemplates.service(context) : PartTemplates.model(context)
         }
 
+        // The project's own copies under .boiler/templates replace boiler's.
+        let store = try TemplateStore(project: folder)
+        let files = try store.render(templates, values: [:])
         try check(files, kind, part, record: record)
         var machine: PlannedFile?
         if isApp && (kind == .route || kind == .service) {
@@ -50,7 +53,7 @@ struct PartAdder {
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
             let wiring = PartTemplates.parts(
                 core: core, model: context.model, routes: parts.routes, services: parts.services)
-            machine = wiring
+            machine = try store.render(wiring, values: [:])
             record.parts = parts
         }
         return try write(files, machine: machine, record: record, hint: hint, dryRun: dryRun)
@@ -64,24 +67,27 @@ struct PartAdder {
     ) throws(BoilerError) -> Outcome {
         var record = record
         let context = ServerPartTemplates.Context(part: part, module: record.module)
-        let files: [PlannedFile]
+        let templates: [TemplateFile]
         switch kind {
         case .resource: throw Self.resourceNeedsFields
-        case .command: files = ServerPartTemplates.command(context)
-        case .route: files = ServerPartTemplates.route(context)
-        case .service: files = ServerPartTemplates.service(context)
+        case .command: templates = ServerPartTemplates.command(context)
+        case .route: templates = ServerPartTemplates.route(context)
+        case .service: templates = ServerPartTemplates.service(context)
         case .model:
-            files = PartTemplates.model(
+            templates = PartTemplates.model(
                 PartTemplates.Context(part: part, core: context.core, model: "", importLine: "Boilerplate"))
         }
+        let store = try TemplateStore(project: folder)
+        let files = try store.render(templates, values: [:])
         try check(files, kind, part, record: record)
         var machine: PlannedFile?
         var hint: String?
         if kind == .route || kind == .service {
             var parts = record.parts ?? ProjectRecord.Parts()
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
-            let wiring = ServerPartTemplates.parts(
-                module: record.module, routes: parts.routes, services: parts.services)
+            let wiring = try store.render(
+                ServerPartTemplates.parts(module: record.module, routes: parts.routes, services: parts.services),
+                values: [:])
             // A project made before the server template had the machine file does not call it.
             if record.files[wiring.path] == nil {
                 hint = ServerPartTemplates.wiringHint(module: record.module)

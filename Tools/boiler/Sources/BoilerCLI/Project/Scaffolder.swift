@@ -91,27 +91,41 @@ public struct Scaffolder: Sendable {
         return values
     }
 
-    /// Every file of the project, rendered, for the folder `folder`.
-    public func plan(in folder: URL) throws(BoilerError) -> ScaffoldPlan {
-        let templateFiles: [PlannedFile]
-        switch options.template {
-        case .library: templateFiles = LibraryTemplate.files(for: options)
-        case .cli: templateFiles = CLITemplate.files(for: options)
-        case .app: templateFiles = AppTemplate.files(for: options)
-        case .server: templateFiles = ServerTemplate.files(for: options)
+    /// What the template files read: ``values`` (with `import:Router` as `import.Router`, since
+    /// a Mustache name has no colon) and the flags and texts the README's sections choose by.
+    var templateValues: [String: TemplateValue] {
+        var context: [String: TemplateValue] = [:]
+        var imports: [String: TemplateValue] = [:]
+        for (key, value) in values {
+            if key.hasPrefix("import:") {
+                imports[String(key.dropFirst("import:".count))] = .text(value)
+            } else {
+                context[key] = .text(value)
+            }
         }
-        let shared = [
-            PlannedFile(".gitignore", SharedFiles.gitignore),
-            PlannedFile("Makefile", SharedFiles.makefile),
-            PlannedFile("README.md", SharedFiles.readme(for: options)),
-        ]
-        let values = self.values
-        var rendered: [PlannedFile] = []
-        for file in shared + templateFiles {
-            let path = try TemplateText(file.path).render(values)
-            let contents = try TemplateText(file.contents).render(values)
-            rendered.append(PlannedFile(path, contents, isExecutable: file.isExecutable))
-        }
+        context["import"] = .record(imports)
+        context["hasSummary"] = .flag(options.values["summary"] != nil)
+        context["summary"] = context["summary"] ?? .text("")
+        context["article"] = .text(options.template == .app ? "An" : "A")
+        context["template"] = .text(options.template.rawValue)
+        context["products"] = .text(options.products.joined(separator: ", "))
+        context["kitDescription"] =
+            switch options.kit {
+            case .url(let url, let version): .text("[Boilerplate](\(url)) \(version)")
+            case .path(let path): .text("Boilerplate from `\(path)`")
+            }
+        context["run"] = .flag(options.template != .library)
+        context["server"] = .flag(options.template == .server)
+        context["postgres"] = .flag(options.database == .postgres)
+        return context
+    }
+
+    /// Every file of the project, rendered, for the folder `folder`: the seam `boiler new`
+    /// writes from and `boiler update` renders "theirs" with. Template files come from boiler's
+    /// bundle, or from `overrides`' `.boiler/templates` where that project has its own copy.
+    public func plan(in folder: URL, overrides: URL? = nil) throws(BoilerError) -> ScaffoldPlan {
+        let store = try TemplateStore(project: overrides)
+        var rendered = try store.render(ProjectTemplates.files(for: options), values: templateValues)
         let record = ProjectRecord(options: options, files: rendered)
         rendered.append(PlannedFile(ProjectRecord.fileName, record.json))
         return ScaffoldPlan(folder: folder, files: rendered)

@@ -222,6 +222,20 @@ extension ResourceTemplates {
                         }
                     }
                 }
+
+                @Test("a body over the route's limit is a 413 problem, not a server failure, and nothing is stored")
+                func tooLarge() async throws {
+                    try await withApp { client, _, resources in
+                        let large = String(repeating: "a", count: 2 << 20)
+                        try await client.execute(uri: "\(base)", method: .post, body: body(large)) { response in
+                            #expect(response.status == .contentTooLarge)
+                            let problem = try decode(ProblemDetails.self, response)
+                            #expect(problem.status == 413 && problem.type == "urn:\(module.lowercased()):problem:content-too-large")
+                        }
+                        let count = try await resources.\(n.many).records.count()
+                        #expect(count == 0)
+                    }
+                }
             """)
         return """
             import Foundation

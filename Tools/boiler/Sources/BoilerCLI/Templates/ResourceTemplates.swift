@@ -455,7 +455,8 @@ enum ResourceTemplates {
             /// - `PATCH \(base)/:id`: changes the fields it sends (`null` clears an optional one)
             /// - `DELETE \(base)/:id`: deletes; 204
             ///
-            /// Errors are problem details (RFC 9457): 404 for a missing \(n.words), 422 for bad input.
+            /// Errors are problem details (RFC 9457): 404 for a missing \(n.words), 422 for bad input, 413 for
+            /// a body over the limit `POST` and `PATCH` read.
             public enum \(n.type)Routes {
                 /// The largest page a list may ask for.
                 public static let maximumLimit = 100

@@ -14,156 +14,56 @@ enum ServerPartTemplates {
         var camel: String { part.prefix(1).lowercased() + part.dropFirst() }
     }
 
-    static func command(_ c: Context) -> [PlannedFile] {
+    /// The values every part's files read.
+    static func values(_ c: Context) -> [String: TemplateValue] {
+        ["part": .text(c.part), "module": .text(c.module), "core": .text(c.core), "camel": .text(c.camel)]
+    }
+
+    static func command(_ c: Context) -> [TemplateFile] {
         [
-            PlannedFile(
-                "Sources/\(c.core)/Commands/\(c.part).swift",
-                """
-                import Boilerplate
-                import Foundation
-
-                /// \(c.part): say here what this command changes and when it refuses.
-                public struct \(c.part): NoteCommand {
-                    /// Creates the command; add the inputs it needs as properties.
-                    public init() {}
-
-                    /// Changes the notes through `domain.records` and announces the change on
-                    /// `domain.bus`; throw a ``\(c.module)Error`` to refuse, before anything is written.
-                    public func run(in domain: NoteDomain) async throws {}
-                }
-
-                """),
-            PlannedFile(
-                "Tests/\(c.core)Tests/\(c.part)Tests.swift",
-                """
-                import Boilerplate
-                import Foundation
-                import Testing
-
-                @testable import \(c.core)
-
-                @Test("\(c.part) changes the notes as intended")
-                func \(c.camel)ChangesTheNotes() async throws {
-                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(c.module)Tests-\\(UUID())")
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    defer { try? FileManager.default.removeItem(at: folder) }
-                    let database = try await \(c.module)Database.open(.sqlite(folder.appendingPathComponent("notes.sqlite")))
-                    let domain = NoteDomain(records: database.records)
-                    let note = try await domain.run(CreateNote(text: "Milk"))
-                    try await domain.run(\(c.part)())
-                    // Describe the change \(c.part) makes; a new command changes nothing yet.
-                    #expect(try await domain.note(id: note.id).text == "Milk")
-                    try await database.close()
-                }
-
-                """),
+            TemplateFile(
+                "Sources/\(c.core)/Commands/\(c.part).swift", "server-command/Sources/Core/Commands/Command.swift",
+                values(c)),
+            TemplateFile(
+                "Tests/\(c.core)Tests/\(c.part)Tests.swift", "server-command/Tests/CoreTests/CommandTests.swift",
+                values(c)),
         ]
     }
 
-    static func route(_ c: Context) -> [PlannedFile] {
+    static func route(_ c: Context) -> [TemplateFile] {
         let path = PartTemplates.kebab(c.part)
+        let routeValues = values(c).merging([
+            "path": .text(path), "pathLiteral": .text(SwiftSource.literal(path)),
+            "slashPathLiteral": .text(SwiftSource.literal("/" + path)),
+            "partLiteral": .text(SwiftSource.literal(c.part)),
+        ]) { _, new in new }
         return [
-            PlannedFile(
-                "Sources/\(c.core)/HTTP/\(c.part)Routes.swift",
-                """
-                import Boilerplate
-                import Foundation
-                import Hummingbird
-
-                /// The routes of \(c.part): `GET /\(path)`. Say here what they serve.
-                public enum \(c.part)Routes {
-                    /// Adds the routes to `router`; requests reach the notes through `domain`.
-                    public static func add(to router: Router<BasicRequestContext>, domain: NoteDomain) {
-                        router.get(\(SwiftSource.literal(path))) { _, _ in
-                            // Answer with what Hummingbird can write: a String, a ResponseCodable value or
-                            // a Response; throw an HTTPError for a status other than 200.
-                            \(SwiftSource.literal(c.part))
-                        }
-                    }
-                }
-
-                """),
-            PlannedFile(
-                "Tests/\(c.core)Tests/\(c.part)RoutesTests.swift",
-                """
-                import Foundation
-                import Hummingbird
-                import HummingbirdTesting
-                import Testing
-
-                @testable import \(c.core)
-
-                @Test("GET /\(path) answers")
-                func \(c.camel)RoutesAnswer() async throws {
-                    try await withServer { client, _ in
-                        try await client.execute(uri: \(SwiftSource.literal("/" + path)), method: .get) { response in
-                            #expect(response.status == .ok)
-                        }
-                    }
-                }
-
-                """),
+            TemplateFile(
+                "Sources/\(c.core)/HTTP/\(c.part)Routes.swift", "server-route/Sources/Core/HTTP/Routes.swift",
+                routeValues),
+            TemplateFile(
+                "Tests/\(c.core)Tests/\(c.part)RoutesTests.swift", "server-route/Tests/CoreTests/RoutesTests.swift",
+                routeValues),
         ]
     }
 
-    static func service(_ c: Context) -> [PlannedFile] {
+    static func service(_ c: Context) -> [TemplateFile] {
         [
-            PlannedFile(
+            TemplateFile(
                 "Sources/\(c.core)/Services/\(c.part)Service.swift",
-                """
-                import Boilerplate
-                import Foundation
-
-                /// \(c.part)Service: say here what runs while the service is started. It runs beside
-                /// the HTTP server in the server's service group and stops after the server has.
-                public final class \(c.part)Service: AppService {
-                    let bus: Bus
-                    let log: LogSink
-
-                    /// Creates the service for the server's bus and log.
-                    public init(bus: Bus, log: LogSink) {
-                        self.bus = bus
-                        self.log = log
-                    }
-
-                    /// Starts the service.
-                    public func start(options: [String: any Sendable]) async throws {}
-
-                    /// Stops the service.
-                    public func stop() async throws {}
-                }
-
-                """)
+                "server-service/Sources/Core/Services/Service.swift",
+                values(c))
         ]
     }
 
     /// The machine file that adds the routes and registers the services added with `boiler add`.
-    static func parts(module: String, routes: [String], services: [String]) -> PlannedFile {
-        let routeLines = routes.map { "        \($0)Routes.add(to: router, domain: domain)\n" }
-        let serviceLines = services.map {
-            "        services.register(\($0)Service.self) { \($0)Service(bus: domain.bus, log: log) }\n"
-        }
-        return PlannedFile(
-            path(module: module),
-            """
-            // Machine file written by `boiler new` and rewritten by `boiler add route|service`.
-            // Do not edit: boiler refuses to overwrite it once it has been changed by hand.
-            import Boilerplate
-            import Hummingbird
-
-            /// The routes and services added with `boiler add route|service`.
-            public enum \(module)Parts {
-                /// Adds the routes added with `boiler add route` to `router`.
-                public static func addRoutes(to router: Router<BasicRequestContext>, domain: NoteDomain) {
-            \(routeLines.joined())    }
-
-                /// Registers the services added with `boiler add service`; they run beside the HTTP
-                /// server and stop after it.
-                public static func registerServices(in services: ServiceRegistry, domain: NoteDomain, log: LogSink) {
-            \(serviceLines.joined())    }
-            }
-
-            """)
+    static func parts(module: String, routes: [String], services: [String]) -> TemplateFile {
+        TemplateFile(
+            path(module: module), "server/Sources/Core/Generated/_Parts.swift",
+            [
+                "module": .text(module), "routes": .list(routes.map { ["name": .text($0)] }),
+                "services": .list(services.map { ["name": .text($0)] }),
+            ])
     }
 
     /// Where the machine file is.

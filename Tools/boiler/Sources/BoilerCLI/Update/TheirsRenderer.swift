@@ -6,7 +6,8 @@ import Foundation
 /// `boiler update`'s merge.
 ///
 /// It goes through the same seams as `new` and `add` (``Scaffolder`` and the part and resource
-/// templates), so the files are exactly what those commands would write today.
+/// templates), with the project's own template copies under `.boiler/templates/` as they use
+/// them, so the files are exactly what those commands would write today.
 enum TheirsRenderer {
     /// The rendered files by path (`.boiler.json` itself excluded), for the project in `folder`.
     /// - Throws: ``BoilerError/invalidRecord(path:field:reason:)`` when the record's options are
@@ -30,26 +31,30 @@ enum TheirsRenderer {
             database: record.database)
         let scaffold: ScaffoldPlan
         do {
-            scaffold = try Scaffolder(options: options).plan(in: folder)
+            scaffold = try Scaffolder(options: options).plan(in: folder, overrides: folder)
         } catch {
+            // A project's template copy that cannot be used is its own error, not the record's.
+            if case .invalidTemplate = error { throw error }
             throw .invalidRecord(
                 path: recordPath, field: "(options)", reason: "hold options boiler new refuses: \(error.message)")
         }
         var files: [String: PlannedFile] = [:]
         // Later files replace earlier ones at the same path: a machine file listing every part
         // replaces the template's empty one.
-        for file in scaffold.files + parts(record) + resources(record) where file.path != ProjectRecord.fileName {
+        let store = try TemplateStore(project: folder)
+        for file in try scaffold.files + parts(record, store: store) + resources(record)
+        where file.path != ProjectRecord.fileName {
             files[file.path] = file
         }
         return files
     }
 
     /// The files of every recorded command, route, service and model, and the machine file that
-    /// wires in routes and services — as ``PartAdder`` renders them.
-    static func parts(_ record: ProjectRecord) -> [PlannedFile] {
+    /// wires in routes and services — as ``PartAdder`` renders them, from `store`.
+    static func parts(_ record: ProjectRecord, store: TemplateStore) throws(BoilerError) -> [PlannedFile] {
         guard let parts = record.parts else { return [] }
         let module = record.module
-        var files: [PlannedFile] = []
+        var files: [TemplateFile] = []
         if record.template == .server {
             let context = { (part: String) in ServerPartTemplates.Context(part: part, module: module) }
             for command in parts.commands ?? [] { files += ServerPartTemplates.command(context(command)) }
@@ -62,7 +67,7 @@ enum TheirsRenderer {
             if !parts.routes.isEmpty || !parts.services.isEmpty {
                 files.append(ServerPartTemplates.parts(module: module, routes: parts.routes, services: parts.services))
             }
-            return files
+            return try store.render(files, values: [:])
         }
         let isApp = record.template == .app
         let core = record.template == .library ? module : "\(module)Core"
@@ -79,7 +84,7 @@ enum TheirsRenderer {
         if isApp && (!parts.routes.isEmpty || !parts.services.isEmpty) {
             files.append(PartTemplates.parts(core: core, model: model, routes: parts.routes, services: parts.services))
         }
-        return files
+        return try store.render(files, values: [:])
     }
 
     /// The files of every recorded resource, and a server's machine file that wires them in — as
