@@ -33,9 +33,26 @@ public struct ModelGenerator: Sendable {
         let history = try DesignHistory.read(from: design)
         let rendered = try renderFiles(history, designFile: design.lastPathComponent)
         var report = try write(rendered.files, into: output, designs: [design.lastPathComponent])
-        report.warnings = rendered.warnings
+        report.warnings =
+            rendered.warnings + Self.handOverWarnings(report.keptHumanFiles, versions: history.versions.count)
         report.plan = rendered.plan
         return report
+    }
+
+    /// Warnings for kept human files that still declare their own `version` and `migrations`
+    /// while the design has several versions: the generated steps are not used until they
+    /// say `designVersion` and `designMigrations` (a human file is never rewritten).
+    static func handOverWarnings(_ humanFiles: [String], versions: Int) -> [String] {
+        guard versions > 1 else { return [] }
+        return humanFiles.sorted().compactMap { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                text.contains(": Versioned"), !text.contains("designMigrations")
+            else { return nil }
+            return "\((path as NSString).lastPathComponent) declares its own version and migrations, so the "
+                + "migrations generated from the design's \(versions) versions are not used: make it say "
+                + "`static let version = designVersion` and `static let migrations: [Migration] = designMigrations` "
+                + "(see \"Evolving a model\")."
+        }
     }
 
     /// Renders every file of `design` in memory.
