@@ -161,7 +161,8 @@ enum VersionOrder {
                 Problem(reason: "the names \(list(names.sorted())) number their versions in different styles"))
         }
         if let first = bare.first {
-            if let low = numbered.first(where: { $0.number < 2 }) {
+            // The lowest number, so the message names the same pair whatever order the folder lists.
+            if let low = numbered.filter({ $0.number < 2 }).min(by: { ($0.number, $0.name) < ($1.number, $1.name) }) {
                 return .failure(
                     Problem(reason: "'\(first)' and '\(low.name)' could each be the first version"))
             }
