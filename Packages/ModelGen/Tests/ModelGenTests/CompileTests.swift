@@ -61,9 +61,14 @@ struct CompileTests {
     /// The scratch package's folder: fixed, so reruns reuse its build.
     static let root = FileManager.default.temporaryDirectory.appendingPathComponent("modelgen-compile-check")
 
-    /// Writes the whole scratch package: every test of this suite builds the same package, so
-    /// whichever runs first pays for the build and the others reuse it.
-    static func preparePackage() throws {
+    /// Writes the whole scratch package once per run: every test of this suite builds the same
+    /// package, so whichever runs first pays for the build and the others find it up to date
+    /// (rewriting the sources would make each rebuild the generated modules).
+    static func preparePackage() throws { try prepared.get() }
+
+    private static let prepared = Result<Void, any Error> { try writePackage() }
+
+    private static func writePackage() throws {
         let sources = root.appendingPathComponent("Sources")
         Fixtures.remove(sources)
         try Fixtures.write(Self.manifest, to: "Package.swift", in: root)
