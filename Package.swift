@@ -87,7 +87,7 @@ let modules: [Module] = [
     package("Serialization", [.module("Errors")], tests: [.module("SerializationYAML"), propertyBased]),
     addOn("SerializationYAML", in: "Serialization", [.module("Serialization"), yams]),
     package(
-        "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization")],
+        "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization"), propertyBased],
         resources: [.copy("Templates")], testExclude: ["Golden"]),
     tool("modelgen", in: "ModelGen", [.module("ModelGen")]),
     package("Storage", [.module("Errors"), .module("Serialization")], tests: [.module("StorageCrashProbe")]),

@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../Serialization"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -40,7 +41,10 @@ let package = Package(
             dependencies: ["modelgen"]),
         .testTarget(
             name: "ModelGenTests",
-            dependencies: ["ModelGen", .product(name: "Serialization", package: "Serialization")],
+            dependencies: [
+                "ModelGen", .product(name: "Serialization", package: "Serialization"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Golden"], swiftSettings: swiftSettings),
     ]
 )

@@ -53,6 +53,9 @@ public enum ModelGenError: AppError, Equatable {
     /// A user-info value (or its YAML/JSON shorthand) cannot be used as what it stands for,
     /// such as a `boiler.type` that is not a type or a `boiler.import` that is not a module name.
     case invalidUserInfo(file: String, entity: String, property: String?, key: String, reason: String)
+    /// The versions of a design cannot be put in an order with certainty (see
+    /// ``DesignHistory/read(from:)``): the reason says why and how to state it.
+    case ambiguousVersionOrder(file: String, reason: String)
 
     /// What went wrong and where.
     public var message: String {
@@ -108,6 +111,8 @@ public enum ModelGenError: AppError, Equatable {
         case .editedOrphans(let paths):
             "These orphaned machine files were edited since ModelGen wrote them, so they were not removed: "
                 + paths.joined(separator: ", ") + ". Nothing was written; pass --force to remove them anyway."
+        case .ambiguousVersionOrder(let file, let reason):
+            "The order of the versions in '\(file)' is not certain: \(reason) (the versions, oldest first, one a line)."
         case .invalidUserInfo(let file, let entity, let property, let key, let reason):
             if let property {
                 "In '\(file)', property '\(entity).\(property)': the user-info key '\(key)' \(reason)."

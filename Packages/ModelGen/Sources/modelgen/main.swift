@@ -28,6 +28,7 @@ do {
     let verb = arguments.options.isDryRun ? "would " : ""
     for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     if !arguments.quiet {
+        for line in report.plan { print(line) }
         for path in report.written { print("\(verb)write \(path)") }
         for path in report.createdHumanFiles { print("\(verb)create \(path)") }
         for path in report.pruned { print("\(verb)remove \(path)") }

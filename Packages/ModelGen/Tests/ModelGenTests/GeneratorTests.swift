@@ -20,8 +20,9 @@ struct GeneratorTests {
         #expect(machine.contains("static let modelVersionHash = \""))
         let human = try String(contentsOf: folder.appendingPathComponent("Book.swift"), encoding: .utf8)
         #expect(human.contains("extension Book: Versioned {"))
-        #expect(human.contains("static let version = 1"))
-        #expect(human.contains("static let migrations: [Migration] = []"))
+        #expect(human.contains("static let version = designVersion"))
+        #expect(human.contains("static let migrations: [Migration] = designMigrations"))
+        #expect(machine.contains("static let designVersion = 1"))
     }
 
     @Test("a second run writes nothing")

@@ -3,8 +3,9 @@ import Testing
 
 @testable import ModelGen
 
-/// Output for every design in Tests/Fixtures/models, compared byte for byte with
-/// `Golden/<design>/<file>.golden` (and the warnings with `warnings.txt`).
+/// Output for every design in Tests/Fixtures/models, every version read, compared byte for byte
+/// with `Golden/<design>/<file>.golden` (the warnings with `warnings.txt`, and the migration plan
+/// of a design with several versions with `plan.txt`).
 ///
 /// To regenerate after an intended change to templates or resolution:
 /// `MODELGEN_UPDATE_GOLDEN=1 swift test --package-path Packages/ModelGen --filter GoldenTests`,
@@ -15,11 +16,12 @@ struct GoldenTests {
 
     @Test("every design renders exactly its golden files", arguments: Fixtures.all)
     func matchesGolden(_ fixture: Fixtures.Design) throws {
-        let design = try ModelDesign.read(from: fixture.url)
-        let (files, warnings) = try ModelGenerator().renderFiles(design, designFile: fixture.file)
+        let history = try DesignHistory.read(from: fixture.url)
+        let (files, warnings, plan) = try ModelGenerator().renderFiles(history, designFile: fixture.file)
         let folder = Fixtures.golden.appendingPathComponent(fixture.file)
         var expected = files.map { ($0.name + ".golden", $0.contents) }
         expected.append(("warnings.txt", warnings.map { $0 + "\n" }.joined()))
+        if !plan.isEmpty { expected.append(("plan.txt", plan.map { $0 + "\n" }.joined())) }
         if Self.updating {
             Fixtures.remove(folder)
             for (name, contents) in expected { try Fixtures.write(contents, to: name, in: folder) }
@@ -34,8 +36,8 @@ struct GoldenTests {
 
     @Test("rendering twice gives byte-identical output", arguments: Fixtures.all)
     func deterministic(_ fixture: Fixtures.Design) throws {
-        let first = try ModelGenerator().render(try ModelDesign.read(from: fixture.url), designFile: fixture.file)
-        let second = try ModelGenerator().render(try ModelDesign.read(from: fixture.url), designFile: fixture.file)
+        let first = try ModelGenerator().render(try DesignHistory.read(from: fixture.url), designFile: fixture.file)
+        let second = try ModelGenerator().render(try DesignHistory.read(from: fixture.url), designFile: fixture.file)
         #expect(first == second)
     }
 }

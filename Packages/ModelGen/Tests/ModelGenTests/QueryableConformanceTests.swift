@@ -89,7 +89,8 @@ struct QueryableConformanceTests {
             }
 
             """
-        #expect(note.hasSuffix(expected), "got:\n\(note)")
+        // The generated migrations follow the conformance.
+        #expect(note.contains(expected), "got:\n\(note)")
         // Decimal, Data, transient and to-many properties are not queryable.
         for left in ["price", "blob", "cache", "tags"] { #expect(!note.contains("QueryField(\\.\(left)")) }
     }

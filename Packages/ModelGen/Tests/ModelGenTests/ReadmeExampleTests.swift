@@ -44,6 +44,60 @@ struct ReadmeExampleTests {
         }
         let human = try String(contentsOf: output.appendingPathComponent("Issue.swift"), encoding: .utf8)
         #expect(human.contains("extension Issue: Versioned {\n"))
-        #expect(human.contains("    public static let version = 1\n"))
+        #expect(human.contains("    public static let version = designVersion\n"))
+        #expect(machine.contains("    public static let designVersion = 1\n"))
+    }
+
+    @Test("the Models that evolve example prints its plan and generates its step")
+    func evolvingExample() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { Fixtures.remove(folder) }
+        let designURL = try Fixtures.write(
+            """
+            name: Blog
+            versions:
+              - name: Blog 1
+                entities:
+                  - name: Post
+                    attributes:
+                      - { name: title, type: String }
+                      - { name: color, type: String, optional: true }
+              - name: Blog 2
+                entities:
+                  - name: Post
+                    attributes:
+                      - { name: title, type: String }
+                      - { name: hexColor, type: String, optional: true, renamedFrom: color }
+                      - { name: softDeleted, type: Boolean, default: "NO" }
+            """, to: "Blog.yaml", in: folder)
+        let output = folder.appendingPathComponent("Sources/App/Models")
+        let report = try ModelGenerator(options: GenerationOptions(isDryRun: true)).generate(
+            from: designURL, into: output)
+        #expect(
+            report.plan == [
+                "versions: v1 = Blog 1, v2 = Blog 2 (current)",
+                "v1 → v2: Post.color renamed to hexColor; Post.softDeleted added (default false)",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        try ModelGenerator().generate(from: designURL, into: output)
+        let machine = try String(contentsOf: output.appendingPathComponent("_Post.swift"), encoding: .utf8)
+        let step = """
+            extension Post {
+                /// The version of the design this code was generated from ('Blog 2'): stored
+                /// data is stamped with it when Post.swift declares `static let version = designVersion`.
+                public static let designVersion = 2
+
+                /// The steps, generated from the design's versions, that bring data stored by an older
+                /// version up to ``designVersion``, oldest first. Post.swift uses them as `migrations`.
+                public static let designMigrations: [Migration] = [
+                    // v1 → v2: Post.color renamed to hexColor; Post.softDeleted added (default false)
+                    Migration(from: 1, to: 2) { tree in
+                        if tree["color"] != nil { try tree.rename(KeyValuePath([.key("color")]), to: "hexColor") }
+                        if tree["softDeleted"]?.isNull ?? true { tree["softDeleted"] = .bool(false) }
+                    },
+                ]
+            }
+            """
+        #expect(machine.contains(step), "\(machine)")
     }
 }

@@ -10,12 +10,16 @@ public struct ModelDesign: Sendable, Hashable {
     public var entities: [EntityDesign]
     /// Items the reader skipped or could not use (fetch requests, configurations, unknown keys).
     public var warnings: [String]
+    /// Core Data's version identifier (`userDefinedModelVersionIdentifier`), when the version sets one.
+    public var versionIdentifier: String?
 
     /// Creates a design.
-    public init(name: String, entities: [EntityDesign] = [], warnings: [String] = []) {
+    public init(name: String, entities: [EntityDesign] = [], warnings: [String] = [], versionIdentifier: String? = nil)
+    {
         self.name = name
         self.entities = entities
         self.warnings = warnings
+        self.versionIdentifier = versionIdentifier
     }
 }
 
@@ -35,12 +39,17 @@ public struct EntityDesign: Sendable, Hashable {
     public var relationships: [RelationshipDesign]
     /// Key-value options (`boiler.*`, Spot's `State.*`, mogenerator's keys, or your own).
     public var userInfo: [String: String]
+    /// The entity's name in the previous version when it was renamed: Core Data's renaming
+    /// identifier (`elementID` in the `contents` XML, `renamedFrom` in YAML).
+    public var renamingIdentifier: String?
 
     /// Creates an entity.
     public init(
         name: String, parent: String? = nil, isAbstract: Bool = false, versionHashModifier: String? = nil,
-        attributes: [AttributeDesign] = [], relationships: [RelationshipDesign] = [], userInfo: [String: String] = [:]
+        attributes: [AttributeDesign] = [], relationships: [RelationshipDesign] = [], userInfo: [String: String] = [:],
+        renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.parent = parent
         self.isAbstract = isAbstract
@@ -69,13 +78,17 @@ public struct AttributeDesign: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Key-value options.
     public var userInfo: [String: String]
+    /// The attribute's name in the previous version when it was renamed (`elementID` in the XML,
+    /// `renamedFrom` in YAML).
+    public var renamingIdentifier: String?
 
     /// Creates an attribute.
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
         defaultValue: String? = nil, customClassName: String? = nil, versionHashModifier: String? = nil,
-        userInfo: [String: String] = [:]
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -107,13 +120,17 @@ public struct RelationshipDesign: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Key-value options.
     public var userInfo: [String: String]
+    /// The relationship's name in the previous version when it was renamed (`elementID` in the
+    /// XML, `renamedFrom` in YAML).
+    public var renamingIdentifier: String?
 
     /// Creates a relationship.
     public init(
         name: String, destination: String, inverse: String? = nil, isToMany: Bool = false, isOrdered: Bool = false,
         isOptional: Bool = true, isTransient: Bool = false, versionHashModifier: String? = nil,
-        userInfo: [String: String] = [:]
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.destination = destination
         self.inverse = inverse

@@ -40,6 +40,9 @@ public struct GenerationReport: Sendable, Hashable {
     public var manifestChanged = false
     /// What the design reader and resolver skipped or changed, in words.
     public var warnings: [String] = []
+    /// The migration plan, a line per step between the design's versions
+    /// (`v1 → v2: Post.color renamed to hexColor`); empty for a design with one version.
+    public var plan: [String] = []
 
     /// The number of files written, created or removed: 0 when nothing changed.
     public var changeCount: Int { written.count + createdHumanFiles.count + pruned.count }

@@ -30,11 +30,29 @@ public struct ModelGenerator: Sendable {
     /// - Throws: ``ModelGenError``; when it throws before writing began, nothing was written.
     @discardableResult
     public func generate(from design: URL, into output: URL) throws -> GenerationReport {
-        let model = try ModelDesign.read(from: design)
-        let (files, warnings) = try renderFiles(model, designFile: design.lastPathComponent)
-        var report = try write(files, into: output, designs: [design.lastPathComponent])
-        report.warnings = warnings
+        let history = try DesignHistory.read(from: design)
+        let rendered = try renderFiles(history, designFile: design.lastPathComponent)
+        var report = try write(rendered.files, into: output, designs: [design.lastPathComponent])
+        report.warnings =
+            rendered.warnings + Self.handOverWarnings(report.keptHumanFiles, versions: history.versions.count)
+        report.plan = rendered.plan
         return report
+    }
+
+    /// Warnings for kept human files that still declare their own `version` and `migrations`
+    /// while the design has several versions: the generated steps are not used until they
+    /// say `designVersion` and `designMigrations` (a human file is never rewritten).
+    static func handOverWarnings(_ humanFiles: [String], versions: Int) -> [String] {
+        guard versions > 1 else { return [] }
+        return humanFiles.sorted().compactMap { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                text.contains(": Versioned"), !text.contains("designMigrations")
+            else { return nil }
+            return "\((path as NSString).lastPathComponent) declares its own version and migrations, so the "
+                + "migrations generated from the design's \(versions) versions are not used: make it say "
+                + "`static let version = designVersion` and `static let migrations: [Migration] = designMigrations` "
+                + "(see \"Evolving a model\")."
+        }
     }
 
     /// Renders every file of `design` in memory.
@@ -43,15 +61,58 @@ public struct ModelGenerator: Sendable {
     ///   - designFile: The name generated files credit as their source, such as `Model.xcdatamodeld`.
     /// - Returns: Machine files then human files, each sorted by name.
     public func render(_ design: ModelDesign, designFile: String) throws -> [GeneratedFile] {
-        try renderFiles(design, designFile: designFile).files
+        try renderFiles(DesignHistory(design), designFile: designFile).files
     }
 
-    /// The rendered files and the resolver's warnings.
+    /// Renders every file of the current version of `history`, with the migrations from its
+    /// earlier versions.
+    /// - Parameters:
+    ///   - history: The design's versions, as ``DesignHistory/read(from:)`` returns them or built in code.
+    ///   - designFile: The name generated files credit as their source, such as `Model.xcdatamodeld`.
+    /// - Returns: Machine files then human files, each sorted by name.
+    public func render(_ history: DesignHistory, designFile: String) throws -> [GeneratedFile] {
+        try renderFiles(history, designFile: designFile).files
+    }
+
+    /// The changes between the versions of `history`, and the steps and hooks they need.
+    /// - Throws: ``ModelGenError`` when a version cannot be resolved.
+    public func plan(_ history: DesignHistory, designFile: String) throws -> MigrationPlan {
+        try planned(history, designFile: designFile).plan
+    }
+
+    /// The current version resolved, and the plan over every version.
+    private func planned(
+        _ history: DesignHistory, designFile: String
+    ) throws -> (model: ResolvedModel, plan: MigrationPlan, entities: [String: MigrationPlanner.EntityMigrations]) {
+        let model = try ModelResolver.resolve(history.current.design, file: designFile)
+        guard !history.earlier.isEmpty else {
+            return (model, MigrationPlan(versions: [history.current.name], steps: []), [:])
+        }
+        var models = try history.earlier.map { version in
+            try ModelResolver.resolve(version.design, file: "\(designFile) (version '\(version.name)')")
+        }
+        models.append(model)
+        let planner = MigrationPlanner(models: models, names: history.versions.map(\.name))
+        let (plan, entities) = planner.plan()
+        return (model, plan, entities)
+    }
+
+    /// The rendered files, the resolver's warnings and the plan's lines.
     func renderFiles(_ design: ModelDesign, designFile: String) throws -> (files: [GeneratedFile], warnings: [String]) {
+        let rendered = try renderFiles(DesignHistory(design), designFile: designFile)
+        return (rendered.files, rendered.warnings)
+    }
+
+    /// The rendered files, the resolver's warnings and the plan's lines.
+    func renderFiles(
+        _ history: DesignHistory, designFile: String
+    ) throws -> (files: [GeneratedFile], warnings: [String], plan: [String]) {
         try options.validate()
-        let model = try ModelResolver.resolve(design, file: designFile)
+        let (model, plan, migrations) = try planned(history, designFile: designFile)
         let templates = try TemplateSet.load(overrides: options.templateDirectory)
-        let context = RenderContext(model: model, options: options, designFileName: designFile)
+        var context = RenderContext(model: model, options: options, designFileName: designFile)
+        context.designVersion = plan.currentVersion
+        context.versionName = history.current.name
         var machine: [GeneratedFile] = []
         var human: [GeneratedFile] = []
         var names: Set<String> = []
@@ -59,7 +120,7 @@ public struct ModelGenerator: Sendable {
         for entity in model.entities {
             let queryable = try QueryableConformance.fields(
                 of: entity, options: options, file: designFile, warnings: &warnings)
-            let values = context.context(for: entity, queryableFields: queryable)
+            let values = context.context(for: entity, queryableFields: queryable, migrations: migrations[entity.name])
             let machineName = "_\(entity.fileStem).swift"
             let humanName = "\(entity.fileStem).swift"
             for name in [machineName, humanName] where !names.insert(name.lowercased()).inserted {
@@ -82,7 +143,7 @@ public struct ModelGenerator: Sendable {
         }
         var files = machine + human
         for index in files.indices { files[index].designFile = designFile }
-        return (files, warnings)
+        return (files, warnings, plan.lines)
     }
 
     /// Trailing spaces removed, runs of blank lines collapsed, exactly one final newline: so

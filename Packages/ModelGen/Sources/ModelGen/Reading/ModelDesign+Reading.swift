@@ -41,6 +41,23 @@ extension ModelDesign {
         }
     }
 
+    /// The version an `.xcdatamodeld` bundle's `.xccurrentversion` names (`"Model 2"`, without
+    /// the extension), or nil when the bundle has no such file.
+    static func currentVersionName(of bundle: URL) throws -> String? {
+        let marker = bundle.appendingPathComponent(".xccurrentversion")
+        guard FileManager.default.fileExists(atPath: marker.path) else { return nil }
+        let data = try contents(of: marker)
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
+            throw ModelGenError.notAModel(file: marker.path, reason: "it has no _XCCurrentVersionName string")
+        }
+        guard FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name).path) else {
+            throw ModelGenError.notAModel(
+                file: bundle.path, reason: "the current version '\(name)' is not in the bundle")
+        }
+        return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+    }
+
     /// The version folder an `.xcdatamodeld` bundle designates as current.
     static func currentVersion(of bundle: URL) throws -> URL {
         let marker = bundle.appendingPathComponent(".xccurrentversion")

@@ -8,15 +8,15 @@ struct TreeDesignReader {
 
     static let entityKeys: Set<String> = [
         "name", "parent", "abstract", "versionHashModifier", "userInfo", "attributes", "relationships",
-        "enum", "rawType", "typeName", "imports", "ignore", "conformances", "queryable",
+        "enum", "rawType", "typeName", "imports", "ignore", "conformances", "queryable", "renamedFrom",
     ]
     static let attributeKeys: Set<String> = [
         "name", "type", "optional", "transient", "default", "customClassName", "versionHashModifier", "userInfo",
-        "swiftType", "immutable", "rawValue", "ignore", "identifier", "defaultExpression",
+        "swiftType", "immutable", "rawValue", "ignore", "identifier", "defaultExpression", "renamedFrom",
     ]
     static let relationshipKeys: Set<String> = [
         "name", "destination", "inverse", "toMany", "ordered", "optional", "transient", "versionHashModifier",
-        "userInfo", "reference", "immutable", "ignore",
+        "userInfo", "reference", "immutable", "ignore", "renamedFrom",
     ]
     /// Shorthand keys and the user-info key each stands for.
     static let shorthands: [String: String] = [
@@ -27,20 +27,70 @@ struct TreeDesignReader {
         "queryable": "boiler.queryable",
     ]
 
+    /// The current version of the design: the last of its `versions`, or the design itself.
     mutating func read(_ tree: DesignTree, name defaultName: String) throws -> ModelDesign {
+        let history = try readHistory(tree, name: defaultName)
+        return history[history.count - 1].design
+    }
+
+    /// Every version of the design, oldest first: the `versions` list in its order, or the one
+    /// design (named after the file) when there is no list.
+    mutating func readHistory(
+        _ tree: DesignTree, name defaultName: String
+    ) throws -> [(name: String, design: ModelDesign)] {
         guard case .map(let root) = tree else {
             throw ModelGenError.notAModel(file: file, reason: "the top level is not a map with an 'entities' list")
         }
-        guard let entitiesTree = root.first(where: { $0.key == "entities" })?.value else {
-            throw ModelGenError.notAModel(file: file, reason: "there is no 'entities' key")
-        }
-        for entry in root where !["entities", "name"].contains(entry.key) {
+        for entry in root where !["entities", "name", "versions"].contains(entry.key) {
             warnings.append("Skipped unknown key '\(entry.key)' at the top level of '\(file)'.")
         }
         let name = root.first(where: { $0.key == "name" })?.value.string ?? defaultName
+        let entitiesTree = root.first(where: { $0.key == "entities" })?.value
+        guard let versionsTree = root.first(where: { $0.key == "versions" })?.value else {
+            guard let entitiesTree else {
+                throw ModelGenError.notAModel(file: file, reason: "there is no 'entities' key")
+            }
+            return [(name, try design(entitiesTree, name: name, at: "entities"))]
+        }
+        if entitiesTree != nil {
+            throw ModelGenError.malformedDesign(
+                file: file, path: "entities",
+                reason: "a design with 'versions' lists its entities in each version, not at the top level")
+        }
+        var history: [(name: String, design: ModelDesign)] = []
+        var seen: Set<String> = []
+        let topLevelWarnings = warnings
+        for (index, item) in try list(versionsTree, at: "versions").enumerated() {
+            let path = "versions[\(index)]"
+            warnings = topLevelWarnings
+            guard case .map(let entries) = item else {
+                throw ModelGenError.malformedDesign(
+                    file: file, path: path, reason: "expected a map with 'name' and 'entities'")
+            }
+            for entry in entries where !["name", "entities"].contains(entry.key) {
+                warnings.append("Skipped unknown key '\(entry.key)' at '\(path)' in '\(file)'.")
+            }
+            guard let versionName = entries.first(where: { $0.key == "name" })?.value.string, !versionName.isEmpty
+            else {
+                throw ModelGenError.malformedDesign(file: file, path: "\(path).name", reason: "missing")
+            }
+            guard seen.insert(versionName).inserted else {
+                throw ModelGenError.malformedDesign(
+                    file: file, path: "\(path).name", reason: "the version '\(versionName)' is listed twice")
+            }
+            let entities = entries.first(where: { $0.key == "entities" })?.value ?? .null
+            history.append((versionName, try design(entities, name: name, at: "\(path).entities")))
+        }
+        guard !history.isEmpty else {
+            throw ModelGenError.malformedDesign(file: file, path: "versions", reason: "the list is empty")
+        }
+        return history
+    }
+
+    private mutating func design(_ entitiesTree: DesignTree, name: String, at path: String) throws -> ModelDesign {
         var design = ModelDesign(name: name)
-        for (index, item) in try list(entitiesTree, at: "entities").enumerated() {
-            design.entities.append(try entity(item, at: "entities[\(index)]"))
+        for (index, item) in try list(entitiesTree, at: path).enumerated() {
+            design.entities.append(try entity(item, at: "\(path)[\(index)]"))
         }
         design.warnings = warnings
         return design
@@ -126,7 +176,7 @@ struct TreeDesignReader {
             name: try required(fields, "name", at: path), parent: try text(fields, "parent", at: path),
             isAbstract: try flag(fields, "abstract", at: path) ?? false,
             versionHashModifier: try text(fields, "versionHashModifier", at: path),
-            userInfo: try userInfo(fields, at: path))
+            userInfo: try userInfo(fields, at: path), renamingIdentifier: try text(fields, "renamedFrom", at: path))
         for (index, item) in try list(fields["attributes"] ?? .null, at: "\(path).attributes").enumerated() {
             entity.attributes.append(try attribute(item, entity: entity.name, at: "\(path).attributes[\(index)]"))
         }
@@ -149,7 +199,7 @@ struct TreeDesignReader {
             defaultValue: try text(fields, "default", at: path),
             customClassName: try text(fields, "customClassName", at: path),
             versionHashModifier: try text(fields, "versionHashModifier", at: path),
-            userInfo: try userInfo(fields, at: path))
+            userInfo: try userInfo(fields, at: path), renamingIdentifier: try text(fields, "renamedFrom", at: path))
     }
 
     private mutating func relationship(_ tree: DesignTree, at path: String) throws -> RelationshipDesign {
@@ -161,6 +211,6 @@ struct TreeDesignReader {
             isOptional: try flag(fields, "optional", at: path) ?? false,
             isTransient: try flag(fields, "transient", at: path) ?? false,
             versionHashModifier: try text(fields, "versionHashModifier", at: path),
-            userInfo: try userInfo(fields, at: path))
+            userInfo: try userInfo(fields, at: path), renamingIdentifier: try text(fields, "renamedFrom", at: path))
     }
 }

@@ -8,6 +8,9 @@ enum XMLDesignReader {
             throw ModelGenError.notAModel(file: file, reason: "the root element is <\(root.name)>, not <model>")
         }
         var design = ModelDesign(name: name)
+        if let identifier = root.attributes["userDefinedModelVersionIdentifier"], !identifier.isEmpty {
+            design.versionIdentifier = identifier
+        }
         for child in root.children {
             switch child.name {
             case "entity":
@@ -38,7 +41,8 @@ enum XMLDesignReader {
         let name = try required(node, "name", file: file)
         var entity = EntityDesign(
             name: name, parent: node.attributes["parentEntity"], isAbstract: node.flag("isAbstract"),
-            versionHashModifier: node.attributes["versionHashModifier"], userInfo: node.userInfo)
+            versionHashModifier: node.attributes["versionHashModifier"], userInfo: node.userInfo,
+            renamingIdentifier: renamingIdentifier(node))
         for child in node.children {
             switch child.name {
             case "attribute":
@@ -75,7 +79,14 @@ enum XMLDesignReader {
         return AttributeDesign(
             name: name, type: type, isOptional: node.flag("optional"), isTransient: node.flag("transient"),
             defaultValue: node.attributes["defaultValueString"], customClassName: node.attributes["customClassName"],
-            versionHashModifier: node.attributes["versionHashModifier"], userInfo: node.userInfo)
+            versionHashModifier: node.attributes["versionHashModifier"], userInfo: node.userInfo,
+            renamingIdentifier: renamingIdentifier(node))
+    }
+
+    /// The renaming identifier Xcode saves as `elementID` (the inspector's "Renaming ID").
+    private static func renamingIdentifier(_ node: XMLNode) -> String? {
+        guard let value = node.attributes["elementID"], !value.isEmpty else { return nil }
+        return value
     }
 
     private static func relationship(_ node: XMLNode, file: String) throws -> RelationshipDesign {
@@ -85,6 +96,6 @@ enum XMLDesignReader {
             name: name, destination: destination, inverse: node.attributes["inverseName"],
             isToMany: node.flag("toMany"), isOrdered: node.flag("ordered"), isOptional: node.flag("optional"),
             isTransient: node.flag("transient"), versionHashModifier: node.attributes["versionHashModifier"],
-            userInfo: node.userInfo)
+            userInfo: node.userInfo, renamingIdentifier: renamingIdentifier(node))
     }
 }

@@ -10,13 +10,19 @@ struct RenderContext {
     let model: ResolvedModel
     let options: GenerationOptions
     let designFileName: String
+    /// The current version's number (its position in the design's history, from 1) and name.
+    var designVersion = 1
+    var versionName = ""
 
     var accessPrefix: String {
         options.accessLevel.isEmpty ? "" : options.accessLevel + " "
     }
 
     /// The values for `entity`'s templates; `queryableFields` is nil when the entity is not queryable.
-    func context(for entity: ResolvedEntity, queryableFields: [QueryableConformance.Field]? = nil) -> [String: Any] {
+    func context(
+        for entity: ResolvedEntity, queryableFields: [QueryableConformance.Field]? = nil,
+        migrations: MigrationPlanner.EntityMigrations? = nil
+    ) -> [String: Any] {
         var imports = Set(entity.imports).union(options.imports)
         imports.insert("Foundation")
         // Only queryable entities import Storage: other generated code needs Foundation alone.
@@ -51,7 +57,7 @@ struct RenderContext {
         }
         var rawType = ""
         if case .rawEnum(let type) = entity.kind { rawType = type }
-        let entityContext: [String: Any] = [
+        var entityContext: [String: Any] = [
             "name": SwiftNames.commentText(entity.name), "typeName": entity.typeName, "fileStem": entity.fileStem,
             "isStruct": entity.kind == .structure, "isEnum": entity.kind != .structure,
             "isRawEnum": !rawType.isEmpty, "rawType": rawType,
@@ -67,15 +73,59 @@ struct RenderContext {
             "isQueryable": queryableFields != nil, "queryableFields": fieldContexts,
             "hasQueryableFields": !fields.isEmpty,
         ]
+        entityContext.merge(migrationContext(entity, migrations ?? .init())) { first, _ in first }
         return [
             "entity": entityContext,
-            "model": ["name": SwiftNames.commentText(model.name), "file": SwiftNames.commentText(designFileName)],
+            "model": [
+                "name": SwiftNames.commentText(model.name), "file": SwiftNames.commentText(designFileName),
+                "designVersion": designVersion, "versionName": SwiftNames.commentText(versionName),
+            ] as [String: Any],
             "imports": imports.sorted().map { ["name": $0] },
             "access": accessPrefix,
             "accessLevel": options.accessLevel,
             "vars": options.templateVariables,
             "generator": "ModelGen",
         ]
+    }
+
+    /// The values the `migrations` template reads: the entity's generated steps and hooks.
+    private func migrationContext(
+        _ entity: ResolvedEntity, _ migrations: MigrationPlanner.EntityMigrations
+    ) -> [String: Any] {
+        let steps = migrations.steps.map { step -> [String: Any] in
+            let lines = step.changes.flatMap(\.statements)
+            let summaries = step.changes.isEmpty ? ["no stored change"] : step.changes.map(\.summary)
+            return [
+                "from": step.from, "to": step.to,
+                "summary": Self.wrap("v\(step.from) → v\(step.to): ", summaries).map { ["line": $0] },
+                "lines": lines.map { ["line": $0] }, "isEmpty": lines.isEmpty,
+            ]
+        }
+        let hooks = migrations.hooks.map { change -> [String: Any] in
+            ["name": change.hook ?? "", "summary": SwiftNames.commentText(change.summary)]
+        }
+        return [
+            "migrationSteps": steps, "hasMigrationSteps": !steps.isEmpty,
+            "hooks": hooks, "hasHooks": !hooks.isEmpty, "hooksProtocol": "\(entity.fileStem)MigrationHooks",
+        ]
+    }
+
+    /// `parts` joined by "; " after `lead`, as comment lines of at most about 100 characters
+    /// (a part longer than that stands alone on its line).
+    static func wrap(_ lead: String, _ parts: [String]) -> [String] {
+        var lines: [String] = []
+        var line = lead
+        for (offset, part) in parts.enumerated() {
+            let text = SwiftNames.commentText(part) + (offset == parts.count - 1 ? "" : ";")
+            if line.count + text.count > 100, line != lead, !line.isEmpty {
+                lines.append(line)
+                line = "  " + text
+            } else {
+                line += (line == lead ? "" : " ") + text
+            }
+        }
+        lines.append(line)
+        return lines
     }
 
     private func propertyContext(_ property: ResolvedProperty, isLast: Bool) -> [String: Any] {

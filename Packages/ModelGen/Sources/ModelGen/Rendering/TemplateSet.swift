@@ -11,7 +11,7 @@ struct TemplateSet: Sendable {
     /// The names ``ModelGenerator`` renders.
     static let roots = ["machine", "human"]
     /// The bundled templates, by name.
-    static let bundledNames = ["machine", "human", "struct", "raw-enum", "associated-enum"]
+    static let bundledNames = ["machine", "human", "struct", "migrations", "raw-enum", "associated-enum"]
 
     let library: MustacheLibrary
 

@@ -29,7 +29,8 @@ extension ModelResolver {
             key: attribute.name, swiftName: try memberName(attribute.name, entity: owner.name), baseType: baseType,
             isOptional: attribute.isOptional,
             isImmutable: attribute.userInfo.isOn(.immutable) && !attribute.isTransient,
-            isTransient: attribute.isTransient, defaultValue: defaultValue)
+            isTransient: attribute.isTransient, defaultValue: defaultValue, attributeType: attribute.type,
+            renamingIdentifier: attribute.renamingIdentifier)
     }
 
     /// The Swift type of an attribute and whether the design overrode it.
@@ -185,7 +186,8 @@ extension ModelResolver {
             isTransient: relationship.isTransient, defaultValue: defaultValue,
             relationship: .init(
                 destination: destination.name, isToMany: relationship.isToMany, isOrdered: relationship.isOrdered,
-                isReference: isReference, inverse: relationship.inverse))
+                isReference: isReference, inverse: relationship.inverse),
+            renamingIdentifier: relationship.renamingIdentifier)
     }
 
     /// The type of an entity's identifier: its attribute marked `boiler.identifier`, else one

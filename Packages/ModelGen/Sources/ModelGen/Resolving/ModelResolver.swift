@@ -105,7 +105,7 @@ struct ModelResolver {
             name: entity.name, typeName: SwiftNames.escaped(stem), fileStem: stem, kind: .structure,
             parent: entity.parent, isAbstract: entity.isAbstract, properties: [], cases: [], imports: [],
             conformances: try moduleNames(entity.userInfo, key: .conformances, entity: entity.name, property: nil),
-            modelVersionHash: "")
+            modelVersionHash: "", renamingIdentifier: entity.renamingIdentifier)
         if let value = entity.userInfo[option: .queryable] {
             switch value.lowercased() {
             case "yes", "true", "1", "on": result.queryable = true

@@ -32,6 +32,8 @@ struct ResolvedEntity: Sendable {
     var modelVersionHash: String
     /// What the design's `boiler.queryable` says: nil when it is not set.
     var queryable: Bool? = nil
+    /// The entity's name in the previous version, when the design says it was renamed.
+    var renamingIdentifier: String? = nil
 }
 
 /// One stored property in Swift terms.
@@ -48,8 +50,12 @@ struct ResolvedProperty: Sendable {
     /// The default in the memberwise initializer and when the key is missing.
     var defaultValue: String?
     var relationship: RelationshipInfo?
+    /// The storage type of an attribute (nil for a relationship).
+    var attributeType: AttributeType? = nil
+    /// The property's name in the previous version, when the design says it was renamed.
+    var renamingIdentifier: String? = nil
     /// The entity the property was declared on when inherited.
-    var inheritedFrom: String?
+    var inheritedFrom: String? = nil
 
     struct RelationshipInfo: Sendable {
         var destination: String

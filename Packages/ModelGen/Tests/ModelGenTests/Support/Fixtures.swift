@@ -33,6 +33,7 @@ enum Fixtures {
     static let golden = package.appendingPathComponent("Tests/ModelGenTests/Golden")
 
     static let all: [Design] = [
+        Design(file: "CDEEventStoreModel.xcdatamodeld", module: "Ensembles"),
         Design(file: "mogenerator-test.xcdatamodel", module: "Mogenerator"),
         Design(file: "MogenSwiftTest.xcdatamodeld", module: "MogenSwift"),
         Design(file: "SpotTestModels.xcdatamodeld", module: "Spot"),

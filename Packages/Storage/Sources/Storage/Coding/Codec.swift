@@ -80,6 +80,17 @@ enum Codec {
         return false
     }
 
+    /// Whether `error` says a migration step threw (rather than the data failing to parse or
+    /// decode after migrating).
+    static func isFailedMigration(_ error: any Error) -> Bool {
+        var current: (any Error)? = error
+        while let error = current {
+            if case .migrationFailed = error as? SerializationError { return true }
+            current = (error as? StorageError)?.underlyingError
+        }
+        return false
+    }
+
     private static func reader(for data: Data, at url: URL, explicit: Serializer?) throws -> Serializer {
         if let explicit { return explicit }
         if let format = Serializer.format(of: data, among: Serializer.builtInFormats) {

@@ -27,6 +27,9 @@ public enum StorageError: AppError {
     /// The file was written by a newer version of the app than this one understands; it was
     /// left untouched.
     case newerVersion(URL, underlying: any Error)
+    /// A migration step of a `Versioned` model failed on the file's data (a hand-written step or
+    /// a generated hook threw); the file was left untouched, so a fixed app can load it.
+    case migrationFailed(URL, underlying: any Error)
     /// The file decodes, but none of its top-level `keys` is one the model knows: it is another
     /// shape of data (an old keyed archive, another app's file), which merging over defaults
     /// would turn into "all defaults" and the next save would destroy. It was left untouched.
@@ -71,6 +74,9 @@ public enum StorageError: AppError {
         case .newerVersion(let url, let underlying):
             "The file \(url.path) was saved by a newer version of the app and was left untouched: "
                 + Self.describe(underlying)
+        case .migrationFailed(let url, let underlying):
+            "The file \(url.path) could not be brought to this version of the app and was left untouched: "
+                + Self.describe(underlying)
         case .unrecognized(let url, let keys):
             "The file \(url.path) does not hold this app's data (none of its keys is known: "
                 + keys.prefix(5).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
@@ -97,7 +103,8 @@ public enum StorageError: AppError {
         switch self {
         case .folderUnavailable(_, let underlying): underlying
         case .unreadable(_, let underlying), .unwritable(_, let underlying), .corrupt(_, _, let underlying),
-            .newerVersion(_, let underlying), .encodingFailed(_, let underlying), .database(_, let underlying):
+            .newerVersion(_, let underlying), .migrationFailed(_, let underlying), .encodingFailed(_, let underlying),
+            .database(_, let underlying):
             underlying
         default: nil
         }

@@ -56,11 +56,13 @@ extension FileStore {
     func quarantine(_ url: URL, readAs identity: FileIdentity?, failure: any Error, lockHeld: Bool) -> StorageError {
         if let error = failure as? StorageError {
             switch error {
-            case .newerVersion, .unknownFormat, .notFound, .unreadable, .unrecognized: return error
+            case .newerVersion, .migrationFailed, .unknownFormat, .notFound, .unreadable, .unrecognized: return error
             default: break
             }
         }
         if Codec.isNewerVersion(failure) { return .newerVersion(url, underlying: failure) }
+        // The data may be fine and the step wrong: a fixed app must still find the file.
+        if Codec.isFailedMigration(failure) { return .migrationFailed(url, underlying: failure) }
         guard corruptionPolicy == .moveAside else { return .corrupt(url, movedTo: nil, underlying: failure) }
         // Move the file only if it is still the one that failed, not a good one saved since.
         let moveAside = { () throws -> URL? in

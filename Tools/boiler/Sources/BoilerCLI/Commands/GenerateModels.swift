@@ -89,6 +89,8 @@ struct GenerateModels: AsyncParsableCommand {
             }
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        // The migration plan between the design's versions comes first: it is what a reviewer reads.
+        for line in report.plan { console.line(line) }
         let verb = dryRun ? "Would write" : "Wrote"
         for path in report.written { console.done("\(verb) \(path)") }
         for path in report.createdHumanFiles { console.done("\(dryRun ? "Would create" : "Created") \(path)") }
