@@ -120,7 +120,8 @@ struct ServerTemplateTests {
         #expect(try await second.terminate(within: .seconds(30)) == 0, "\(second.output)")
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")
-        #expect(!server.output.contains("Request failed"), "a client's mistake was logged as a failure: \(server.output)")
+        #expect(
+            !server.output.contains("Request failed"), "a client's mistake was logged as a failure: \(server.output)")
 
         try await postgresVariant(in: scratch, sharingBuildOf: project)
     }
