@@ -38,7 +38,7 @@ BOILER_TARGET = $$(python3 -c 'import os, sys; print(os.path.relpath(*sys.argv[1
 BOILER_BUNDLES := Boilerplate_ModelGen Boilerplate_BoilerCLI
 
 .DEFAULT_GOAL := help
-.PHONY: help test check build test-root test-unit test-process test-packages test-tsan check-manifests check-self-contained \
+.PHONY: help test check check-imports build test-root test-unit test-process test-packages test-tsan check-manifests check-self-contained \
 	lint format bench bench-smoke docs demo clean fuzz-serialization fuzz-serialization-short test-templates install \
 	uninstall test-clone test-checkout docs-convert
 
@@ -48,7 +48,7 @@ help: ## List the targets
 test: check-manifests check-self-contained lint build test-root test-tsan fuzz-serialization-short ## The one test command: manifests, lint, strict build, every test suite, TSan, a short fuzz
 	@echo "make test: all checks passed"
 
-check: lint build test-unit ## The inner loop: lint, the strict incremental build, the unit suites (FILTER=regex narrows them)
+check: lint check-imports build test-unit ## The inner loop: lint, the manifests and imports, the strict incremental build, the unit suites (FILTER=regex narrows them)
 	@echo "make check: passed"
 
 # --explicit-target-dependency-import-check: a module that imports a sibling it does not declare
@@ -102,6 +102,11 @@ test-tsan: ## Run the concurrency-heavy packages' tests under ThreadSanitizer; a
 check-manifests: ## Fail when the root manifest and a nested one disagree (and build a nested package alone where only that proves it)
 	$(TIMED) check-manifests --count "nested manifests" 'Manifests agree: [0-9]+' \
 		python3 Tools/Scripts/check-manifests.py --build-isolated $(CURDIR)/.build-packages $(SWIFT_FLAGS)
+
+# An import a target does not declare is never rebuilt for: SwiftPM invalidates by declared
+# dependencies, so an incremental build would link code compiled against the old module.
+check-imports: ## check-manifests without its builds: the manifests agree and every target declares the kit modules it imports
+	$(TIMED) check-imports --count "nested manifests" 'Manifests agree: [0-9]+' python3 Tools/Scripts/check-manifests.py
 
 check-self-contained: ## Fail when anything in the repository reads or links a path outside it
 	$(TIMED) check-self-contained --no-count python3 Tools/Scripts/check-self-contained.py

@@ -79,34 +79,41 @@ let kit = [
 
 let modules: [Module] = [
     package("Errors"),
-    package("Operations", [.module("Errors")]),
-    package("Commands", [.module("Errors")]),
-    addOn("CommandsTesting", in: "Commands", [.module("Commands")]),
+    package("Operations", [.module("Errors")], tests: [.module("Errors")]),
+    package("Commands", [.module("Errors")], tests: [.module("Errors")]),
+    addOn("CommandsTesting", in: "Commands", [.module("Commands")], tests: [.module("Commands"), .module("Errors")]),
     package("EventBus"),
     package("Router", [.module("Errors")]),
     package("Serialization", [.module("Errors")], tests: [.module("SerializationYAML"), propertyBased]),
-    addOn("SerializationYAML", in: "Serialization", [.module("Serialization"), yams]),
+    addOn(
+        "SerializationYAML", in: "Serialization", [.module("Serialization"), yams], tests: [.module("Serialization")]),
     package(
         "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization"), propertyBased],
         resources: [.copy("Templates")], testExclude: ["Golden"]),
     tool("modelgen", in: "ModelGen", [.module("ModelGen")]),
-    package("Storage", [.module("Errors"), .module("Serialization")], tests: [.module("StorageCrashProbe")]),
+    package(
+        "Storage", [.module("Errors"), .module("Serialization")],
+        tests: [.module("Serialization"), .module("StorageCrashProbe")]),
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
-    addOn("StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite], tests: [grdb]),
+    addOn(
+        "StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite], tests: [.module("Storage"), grdb]),
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [
-            .module("StorageSQLite"), .module("StoragePostgresProbe"), .module("StoragePostgresTesting"), propertyBased,
+            .module("Storage"), .module("StorageSQLite"), .module("StoragePostgresProbe"),
+            .module("StoragePostgresTesting"), propertyBased,
             postgresNIO,
         ]),
     // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
-    addOn("StoragePostgresTesting", in: "Storage", [], tests: [.module("StoragePostgres")]),
+    addOn(
+        "StoragePostgresTesting", in: "Storage", [], tests: [.module("Storage"), .module("StoragePostgres")]),
     tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
     package(
-        "Networking", [.module("Errors"), .module("Serialization")], tests: [.module("NetworkingTesting"), flyingFox]),
+        "Networking", [.module("Errors"), .module("Serialization")],
+        tests: [.module("Serialization"), .module("NetworkingTesting"), flyingFox]),
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
-        tests: [.module("NetworkingTesting"), flyingFox]),
+        tests: [.module("Networking"), .module("NetworkingTesting"), flyingFox]),
     addOn("NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox], tests: [.module("Networking")]),
     // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
@@ -125,11 +132,11 @@ let modules: [Module] = [
     // swift-log or swift-service-lifecycle.
     Module(
         name: "BoilerplateLogging", home: "Umbrella", dependencies: [.module("Boilerplate"), logging],
-        testDependencies: [logging]),
+        testDependencies: [.module("Boilerplate"), logging]),
     Module(
         name: "BoilerplateServiceLifecycle", home: "Umbrella",
         dependencies: [.module("Boilerplate"), serviceLifecycle, logging],
-        testDependencies: [serviceLifecycle, logging]),
+        testDependencies: [.module("Boilerplate"), serviceLifecycle, logging]),
     // The child process of the umbrella's signal tests (SIGTERM/SIGINT → graceful shutdown).
     Module(
         name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],

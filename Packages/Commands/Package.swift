@@ -18,8 +18,13 @@ let package = Package(
     targets: [
         .target(
             name: "Commands", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CommandsTests", dependencies: ["Commands", .product(name: "Errors", package: "Errors")],
+            swiftSettings: swiftSettings),
         .target(name: "CommandsTesting", dependencies: ["Commands"], swiftSettings: swiftSettings),
-        .testTarget(name: "CommandsTestingTests", dependencies: ["CommandsTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CommandsTestingTests",
+            dependencies: ["CommandsTesting", "Commands", .product(name: "Errors", package: "Errors")],
+            swiftSettings: swiftSettings),
     ]
 )

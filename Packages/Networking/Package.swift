@@ -28,7 +28,10 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests",
-            dependencies: ["Networking", "NetworkingTesting", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Networking", .product(name: "Serialization", package: "Serialization"), "NetworkingTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "NetworkingAsyncHTTPClient",
@@ -40,7 +43,8 @@ let package = Package(
         .testTarget(
             name: "NetworkingAsyncHTTPClientTests",
             dependencies: [
-                "NetworkingAsyncHTTPClient", "NetworkingTesting", .product(name: "FlyingFox", package: "FlyingFox"),
+                "NetworkingAsyncHTTPClient", "Networking", "NetworkingTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         // Test doubles for apps and the kit's own suites: a loopback server and a stub transport.

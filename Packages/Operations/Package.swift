@@ -18,6 +18,8 @@ let package = Package(
         .target(
             name: "Operations", dependencies: [.product(name: "Errors", package: "Errors")],
             swiftSettings: swiftSettings),
-        .testTarget(name: "OperationsTests", dependencies: ["Operations"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OperationsTests", dependencies: ["Operations", .product(name: "Errors", package: "Errors")],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -32,6 +32,8 @@ let package = Package(
         .target(
             name: "SerializationYAML", dependencies: ["Serialization", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings),
-        .testTarget(name: "SerializationYAMLTests", dependencies: ["SerializationYAML"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SerializationYAMLTests", dependencies: ["SerializationYAML", "Serialization"],
+            swiftSettings: swiftSettings),
     ]
 )

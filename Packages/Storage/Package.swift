@@ -29,7 +29,9 @@ let package = Package(
                 .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
             ], swiftSettings: swiftSettings),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", "StorageCrashProbe"], swiftSettings: swiftSettings),
+            name: "StorageTests",
+            dependencies: ["Storage", .product(name: "Serialization", package: "Serialization"), "StorageCrashProbe"],
+            swiftSettings: swiftSettings),
         // The child process of the crash and cross-process tests; the tests find it beside themselves.
         .executableTarget(name: "StorageCrashProbe", dependencies: ["Storage"], swiftSettings: swiftSettings),
         .target(
@@ -40,7 +42,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "StorageSQLiteTests", dependencies: ["StorageSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "StorageSQLiteTests",
+            dependencies: ["StorageSQLite", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
         .target(
             name: "StoragePostgres",
@@ -52,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "StoragePostgresTests",
             dependencies: [
-                "StoragePostgres", "StorageSQLite", "StoragePostgresProbe", "StoragePostgresTesting",
+                "StoragePostgres", "Storage", "StorageSQLite", "StoragePostgresProbe", "StoragePostgresTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -60,7 +63,8 @@ let package = Package(
         // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
         .target(name: "StoragePostgresTesting", swiftSettings: swiftSettings),
         .testTarget(
-            name: "StoragePostgresTestingTests", dependencies: ["StoragePostgresTesting", "StoragePostgres"],
+            name: "StoragePostgresTestingTests",
+            dependencies: ["StoragePostgresTesting", "StoragePostgres", "Storage"],
             swiftSettings: swiftSettings),
         // The child process of the two-process PostgreSQL test; the test finds it beside itself.
         .executableTarget(

@@ -14,6 +14,13 @@ declaration reaches across nested packages there and not in the nested manifests
 depends on a module of another nested package that makes `package` declarations, only a build of
 its own package shows whether it uses them: `--build-isolated SCRATCH [SWIFT OPTIONS...]` runs
 that build (`swift build --build-tests --package-path Packages/<Name>`) for each such package.
+
+It also fails a target that imports a kit module it reaches only through another dependency.
+The import check lets that pass, but SwiftPM orders and invalidates builds by declared
+dependencies only: when the imported module changes and the one in between keeps its interface,
+the importing target is not recompiled, and an incremental build links code compiled against
+the old module — with a case added to an enum, a `case` pattern then matches the wrong case
+(swiftlang/swift-package-manager#10483; it happened here to StorageSQLiteTests).
 """
 import json
 import os
@@ -87,6 +94,37 @@ def declares_package_symbols(folder):
     return False
 
 
+IMPORT = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
+    r"(?:(?:struct|class|enum|protocol|typealias|func|let|var|actor)\s+)?(\w+)", re.M)
+
+
+# Multi-line string literals: the templates and generated code tests hold `import` lines of their own.
+STRING_BLOCK = re.compile(r'(#*)"""(?:.|\n)*?"""\1')
+
+
+def undeclared_imports(root_targets, siblings):
+    """Kit modules a target imports without declaring them as a direct dependency."""
+    problems = []
+    for name, target in sorted(root_targets.items()):
+        folder = os.path.join(ROOT, target.get("path") or default_path(target))
+        declared = dependency_names(target, siblings)
+        imported = {}
+        for directory, _, files in os.walk(folder):
+            for file in sorted(files):
+                if not file.endswith(".swift"):
+                    continue
+                path = os.path.join(directory, file)
+                with open(path, encoding="utf-8", errors="replace") as source:
+                    for module in IMPORT.findall(STRING_BLOCK.sub("", source.read())):
+                        if module in root_targets and module != name and module not in declared:
+                            imported.setdefault(module, os.path.relpath(path, ROOT))
+        for module, where in sorted(imported.items()):
+            problems.append(f"target {name} imports {module} ({where}) without declaring it: add it to the "
+                            "target's dependencies (SwiftPM rebuilds a target only when a declared dependency changes)")
+    return problems
+
+
 def packages_needing_isolated_builds(root_targets, siblings):
     """Nested packages with a module that depends on another nested package's `package` declarations."""
     home = {}
@@ -137,7 +175,7 @@ def main():
     root_remotes = remote_requirements(root)
     packages_dir = os.path.join(ROOT, "Packages")
     siblings = set(os.listdir(packages_dir))
-    problems = []
+    problems = undeclared_imports(root_targets, siblings)
 
     for name in sorted(siblings):
         nested_dir = os.path.join(packages_dir, name)
