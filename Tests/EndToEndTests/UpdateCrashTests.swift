@@ -7,7 +7,7 @@ import Testing
     import Darwin
 #endif
 
-/// `boiler update` killed with SIGKILL at random moments leaves the project as it was, or — once
+/// `boiler update` killed with SIGKILL at any of its steps leaves the project as it was, or — once
 /// the next `boiler update` finishes the committed journal — fully updated; never a mix.
 @Suite("boiler update killed mid-way", .serialized)
 struct UpdateCrashTests {
@@ -24,7 +24,7 @@ struct UpdateCrashTests {
     /// Backups are named by the time, so two runs differ there; `.boiler/pending` is the journal.
     static let ignored = [".boiler/backup", ".boiler/pending"]
 
-    @Test("SIGKILL at 30 moments spread over an update: the project is as it was or fully updated")
+    @Test("SIGKILL at each step of an update in turn: the project is as it was or fully updated")
     func killedUpdates() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.remove() }
@@ -46,50 +46,48 @@ struct UpdateCrashTests {
         ).makeOlder(project)
         let old = OlderTemplate.snapshot(project)
 
-        // The updated state, from an update nobody killed, with the same pauses: how long it
-        // takes on this machine now is the window the kills are spread over.
-        let started = Date()
-        let failed = try await Self.runKilled(in: project, afterMicroseconds: nil)
-        let window = Date().timeIntervalSince(started)
+        // The updated state, from an update nobody killed.
+        let failed = try await Self.runKilled(in: project, atStep: nil)
         try #require(!failed, "the update nobody killed failed")
         let new = OlderTemplate.snapshot(project, excluding: Self.ignored)
         #expect(
             new.count == old.count, "the update added or removed files: \(Set(new.keys).symmetricDifference(old.keys))")
 
+        // A SIGKILL at each step in turn (planning is not a step: it writes nothing), until an
+        // update reaches its end before the step comes: every stretch of the update (staging,
+        // the commit point, the moves, the clean-up) is hit, on a fast machine or a loaded one.
         var landings: [Landing: Int] = [:]
-        let rounds = 30
-        for round in 0..<rounds {
+        var step = 0
+        while landings[.finished] == nil {
+            step += 1
+            try #require(step <= 2_000, "an update of \(old.count) files never finished")
             try Self.restore(old, in: project)
-            // One kill in each thirtieth of the window, at a random moment in it: every stretch
-            // of the update (planning, staging, the commit point, the moves) is hit.
-            let killAfter = UInt32(window * 1_000_000 * (Double(round) + Double.random(in: 0..<1)) / Double(rounds))
-            let killed = try await Self.runKilled(in: project, afterMicroseconds: killAfter)
+            let killed = try await Self.runKilled(in: project, atStep: step)
             let journal = project.appendingPathComponent(".boiler/pending/journal.json")
             let landing: Landing
             if FileManager.default.fileExists(atPath: journal.path) {
                 landing = .afterCommit
                 // Half done: the record refuses to be read, and the next update finishes it.
                 let doctor = try await BoilerProcess.boiler(["doctor"], in: project)
-                #expect(doctor.output.contains("interrupted"), "round \(round): \(doctor.output)")
+                #expect(doctor.output.contains("interrupted"), "step \(step): \(doctor.output)")
                 let finish = try await BoilerProcess.boiler(["update"], in: project)
-                #expect(finish.status == 0, "round \(round): \(finish.output)")
+                #expect(finish.status == 0, "step \(step): \(finish.output)")
                 #expect(
-                    OlderTemplate.snapshot(project, excluding: Self.ignored) == new, "round \(round): not fully updated"
-                )
+                    OlderTemplate.snapshot(project, excluding: Self.ignored) == new, "step \(step): not fully updated")
             } else {
                 let now = OlderTemplate.snapshot(project, excluding: Self.ignored)
-                landing = killed && now != new ? .beforeCommit : .finished
+                landing = killed ? .beforeCommit : .finished
                 if landing == .beforeCommit {
-                    #expect(now == old, "round \(round): the project changed before the commit point")
+                    #expect(now == old, "step \(step): the project changed before the commit point")
                 } else {
-                    #expect(now == new, "round \(round): finished, but not as updated")
+                    #expect(now == new, "step \(step): finished, but not as updated")
                 }
             }
             landings[landing, default: 0] += 1
         }
         let summary = Landing.allCases.map { "\($0.rawValue): \(landings[$0] ?? 0)" }.joined(separator: ", ")
-        print("update crash test, where \(rounds) kills within \(Int(window * 1000)) ms landed: \(summary)")
-        // The test proves something only if kills landed on both sides of the commit point.
+        print("update crash test, where kills at each of \(step - 1) steps landed: \(summary)")
+        // Files are staged before the commit point and moved after it: kills landed on both sides.
         #expect((landings[.beforeCommit] ?? 0) >= 2, "\(summary)")
         #expect((landings[.afterCommit] ?? 0) >= 2, "\(summary)")
     }
@@ -105,10 +103,10 @@ struct UpdateCrashTests {
         }
     }
 
-    /// Starts `boiler update` with a pause between its steps and kills it with SIGKILL after
-    /// `delay` µs (or lets it finish when nil), on a thread of its own. Returns whether the kill
-    /// found it still running.
-    static func runKilled(in project: URL, afterMicroseconds delay: UInt32?) async throws -> Bool {
+    /// Runs `boiler update`, which sends itself SIGKILL at its `step`th step (or finishes when
+    /// nil), on a thread of its own. Returns whether it was killed (or, with no step, whether it
+    /// failed).
+    static func runKilled(in project: URL, atStep step: Int?) async throws -> Bool {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 do {
@@ -117,24 +115,14 @@ struct UpdateCrashTests {
                     process.arguments = ["update", "--quiet"]
                     process.currentDirectoryURL = project
                     var environment = ProcessInfo.processInfo.environment
-                    // 2 ms between steps: the update's ~200 steps take about half a second, so
-                    // kills at random moments land at every step.
-                    environment["BOILER_TEST_STEP_PAUSE_US"] = "2000"
+                    if let step { environment["BOILER_TEST_KILL_AT_STEP"] = "\(step)" }
                     process.environment = environment
                     process.standardOutput = FileHandle.nullDevice
                     process.standardError = FileHandle.nullDevice
                     try process.run()
-                    guard let delay else {
-                        process.waitUntilExit()
-                        // Not killed: true when it failed.
-                        continuation.resume(returning: process.terminationStatus != 0)
-                        return
-                    }
-                    usleep(delay)
-                    let running = process.isRunning
-                    kill(process.processIdentifier, SIGKILL)
                     process.waitUntilExit()
-                    continuation.resume(returning: running && process.terminationReason == .uncaughtSignal)
+                    let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+                    continuation.resume(returning: step == nil ? process.terminationStatus != 0 : killed)
                 } catch {
                     continuation.resume(throwing: error)
                 }

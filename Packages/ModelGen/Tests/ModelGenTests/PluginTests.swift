@@ -52,7 +52,9 @@ struct PluginTests {
         let human = app.appendingPathComponent("Models/Book.swift")
         let created = try String(contentsOf: human, encoding: .utf8)
         #expect(created.contains("extension Book: Versioned"))
-        let edited = created.replacingOccurrences(of: "static let version = 1", with: "static let version = 4")
+        #expect(created.contains("static let version = designVersion"))
+        let edited = created.replacingOccurrences(
+            of: "static let version = designVersion", with: "static let version = 4")
         try Data(edited.utf8).write(to: human)
         let second = try await ChildProcess.run(command)
         #expect(second.status == 0)

@@ -94,7 +94,7 @@ public enum UpdateTransaction {
             try? FileManager.default.removeItem(at: pending)
             try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
             for (index, write) in changes.writes.enumerated() {
-                stepPauseIfTesting()
+                stepForTesting()
                 try writeDurably(write.contents, to: staged.appendingPathComponent("\(index)"), mode: write.mode)
                 entries.append(Journal.Entry(path: write.path, staged: "files/\(index)"))
             }
@@ -103,7 +103,7 @@ public enum UpdateTransaction {
             let data = try encoder.encode(Journal(writes: entries, removals: changes.removals))
             let temporary = pending.appendingPathComponent("journal.tmp")
             try writeDurably(data, to: temporary, mode: 0o644)
-            stepPauseIfTesting()
+            stepForTesting()
             try rename(temporary, to: journal(in: folder))
             syncFolder(pending)
         } catch {
@@ -154,14 +154,14 @@ public enum UpdateTransaction {
                 let source = pending.appendingPathComponent(entry.staged)
                 // Moved already by a run that was killed after this step: nothing left to do.
                 guard FileManager.default.fileExists(atPath: source.path) else { continue }
-                stepPauseIfTesting()
+                stepForTesting()
                 let target = folder.appendingPathComponent(entry.path)
                 try FileManager.default.createDirectory(
                     at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try rename(source, to: target)
             }
             for path in content.removals {
-                stepPauseIfTesting()
+                stepForTesting()
                 let target = folder.appendingPathComponent(path)
                 if unlink(target.path) != 0 && errno != ENOENT {
                     throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
@@ -218,14 +218,32 @@ public enum UpdateTransaction {
         close(descriptor)
     }
 
-    /// For the crash tests only: `BOILER_TEST_STEP_PAUSE_US` microseconds between steps, so that
-    /// a SIGKILL at a random moment lands at any step. Unset, there is no pause.
-    static let stepPause: UInt32 =
-        ProcessInfo.processInfo.environment["BOILER_TEST_STEP_PAUSE_US"].flatMap {
-            UInt32($0)
-        } ?? 0
+    /// For the crash tests only: `BOILER_TEST_KILL_AT_STEP=N` makes the process send itself
+    /// SIGKILL when it reaches its Nth step (staging a file, the commit point, a move, an unlink),
+    /// so a test can kill an update at every step in turn, whatever the machine's speed. Unset,
+    /// nothing happens.
+    static let killStep: Int? = ProcessInfo.processInfo.environment["BOILER_TEST_KILL_AT_STEP"].flatMap { Int($0) }
 
-    static func stepPauseIfTesting() {
-        if stepPause > 0 { usleep(stepPause) }
+    /// Steps taken so far; an update runs its steps one after another, on one thread.
+    private static let steps = StepCount()
+
+    static func stepForTesting() {
+        guard let killStep, steps.next() == killStep else { return }
+        kill(getpid(), SIGKILL)
+    }
+}
+
+/// The number of steps an update has taken (for ``UpdateTransaction/killStep``).
+private final class StepCount: @unchecked Sendable {
+    // @unchecked: `count` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Counts one more step and returns its number, from 1.
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
     }
 }
