@@ -16,7 +16,7 @@ extension ModelGenerator {
     ///
     /// Every check happens before the first write, so an error writes and removes nothing.
     /// - Parameters:
-    ///   - files: What ``render(_:designFile:)`` returned.
+    ///   - files: What `render(_:designFile:)` returned, for a design or a history.
     ///   - output: The folder for machine files (and human files unless configured elsewhere).
     /// - Returns: What changed; in a dry run, what would change.
     public func write(_ files: [GeneratedFile], into output: URL) throws -> GenerationReport {
