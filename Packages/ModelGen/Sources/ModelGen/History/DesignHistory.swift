@@ -69,20 +69,10 @@ public struct DesignHistory: Sendable, Hashable {
         case "xcdatamodeld":
             return try readBundle(url, name: name)
         case "yaml", "yml", "json":
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                throw ModelGenError.unreadable(file: path, reason: (error as NSError).localizedDescription)
-            }
-            let tree: DesignTree
-            if url.pathExtension.lowercased() == "json" {
-                tree = try DesignTree.json(data, file: path)
-            } else {
-                tree = try DesignTree.yaml(String(decoding: data, as: UTF8.self), file: path)
-            }
             var reader = TreeDesignReader(file: path)
-            let versions = try reader.readHistory(tree, name: name).map { Version(name: $0.name, design: $0.design) }
+            let versions = try reader.readHistory(ModelDesign.designTree(at: url), name: name).map {
+                Version(name: $0.name, design: $0.design)
+            }
             return DesignHistory(name: name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1])
         default:
             return DesignHistory(try ModelDesign.read(from: url))

@@ -24,13 +24,9 @@ extension ModelDesign {
             return design
         case "xcdatamodel":
             return try readXML(at: url.appendingPathComponent("contents"), name: name, file: path)
-        case "yaml", "yml":
-            let text = try String(decoding: contents(of: url), as: UTF8.self)
+        case "yaml", "yml", "json":
             var reader = TreeDesignReader(file: path)
-            return try reader.read(try DesignTree.yaml(text, file: path), name: name)
-        case "json":
-            var reader = TreeDesignReader(file: path)
-            return try reader.read(try DesignTree.json(try contents(of: url), file: path), name: name)
+            return try reader.read(try designTree(at: url), name: name)
         default:
             if url.lastPathComponent == "contents" || url.pathExtension.lowercased() == "xml" {
                 let bundle = url.deletingLastPathComponent().deletingPathExtension().lastPathComponent
@@ -84,6 +80,14 @@ extension ModelDesign {
 
     private static func readXML(at url: URL, name: String, file: String) throws -> ModelDesign {
         try XMLDesignReader.read(try contents(of: url), name: name, file: file)
+    }
+
+    /// The key-value tree of a `.yaml`, `.yml` or `.json` design file: JSON by its extension,
+    /// YAML otherwise. One reading for the current design and for a design's history.
+    static func designTree(at url: URL) throws -> DesignTree {
+        let data = try contents(of: url)
+        if url.pathExtension.lowercased() == "json" { return try DesignTree.json(data, file: url.path) }
+        return try DesignTree.yaml(String(decoding: data, as: UTF8.self), file: url.path)
     }
 
     private static func contents(of url: URL) throws -> Data {
