@@ -107,7 +107,9 @@ let modules: [Module] = [
     // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
     addOn(
         "StoragePostgresTesting", in: "Storage", [], tests: [.module("Storage"), .module("StoragePostgres")]),
-    tool("StoragePostgresProbe", in: "Storage", [.module("Storage"), .module("StoragePostgres")]),
+    tool(
+        "StoragePostgresProbe", in: "Storage",
+        [.module("Storage"), .module("StoragePostgres"), .module("StorageSQLite")]),
     package(
         "Networking", [.module("Errors"), .module("Serialization")],
         tests: [.module("Serialization"), .module("NetworkingTesting"), flyingFox]),

@@ -68,6 +68,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The child process of the two-process PostgreSQL test; the test finds it beside itself.
         .executableTarget(
-            name: "StoragePostgresProbe", dependencies: ["Storage", "StoragePostgres"], swiftSettings: swiftSettings),
+            name: "StoragePostgresProbe", dependencies: ["Storage", "StoragePostgres", "StorageSQLite"],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -8,7 +8,7 @@ import PostgresNIO
 extension PostgresRecordBackend {
     /// The client configuration `url` names: host and port or a unix socket folder (`?host=/path`),
     /// user, password, database and `sslmode` (disable, prefer/allow, require/verify-*).
-    static func configuration(from url: URL) throws -> PostgresClient.Configuration {
+    package static func configuration(from url: URL) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
         else { throw PostgresRecordError.invalidURL(url, reason: "the scheme must be postgres://") }

@@ -29,13 +29,20 @@ where Record.ID: Codable & Sendable {
     public let table: String
 
     private let runner: Task<Void, Never>
-    private let quotedTable: String
-    private let name: String
+    let quotedTable: String
+    let name: String
+    /// The change log's table, quoted (see `ChangeLog`).
+    let quotedLog: String
+    /// Whether the table keeps a change feed: asked for, or found made when the backend opened.
+    let feedEnabled = Locked(false)
+    /// Called inside each logged write's transaction, around the moment positions are handed
+    /// out, so tests can hold a writer there while another writes.
+    let feedPause: (@Sendable (ChangeFeedStep) async -> Void)?
     private let channel: String
     private let fields: [QueryField<Record>]
     private let queries: RecordSQL<Record>
     private let revisioned: Bool
-    private let logger: Logger
+    let logger: Logger
     /// Each connection's prepared statements for the reading queries.
     package let statements = PreparedStatementCache(capacity: PostgresRecordBackend.statementsPerConnection)
 
@@ -52,17 +59,35 @@ where Record.ID: Codable & Sendable {
     ///   - table: The table holding the records: letters, digits and `_`, at most 40 characters.
     ///   - openTimeout: How long opening may wait for the server before failing (the pool
     ///     itself would keep retrying for a minute).
+    ///   - changeFeed: Make the table's change feed (``changes(after:limit:)``) if it has none;
+    ///     a backend opened on a table whose feed exists keeps it either way.
     /// - Throws: ``PostgresRecordError/invalidURL(_:reason:)``, ``PostgresRecordError/invalidTable(_:)``,
     ///   or `StorageError.database(_:underlying:)` when the server cannot be reached in time or the
     ///   table migrated.
-    public convenience init(url: URL, table: String = "records", openTimeout: Duration = .seconds(15)) async throws {
-        try await self.init(configuration: try Self.configuration(from: url), table: table, openTimeout: openTimeout)
+    public convenience init(
+        url: URL, table: String = "records", openTimeout: Duration = .seconds(15), changeFeed: Bool = false
+    ) async throws {
+        try await self.init(
+            configuration: try Self.configuration(from: url), table: table, openTimeout: openTimeout,
+            changeFeed: changeFeed)
     }
 
     /// A backend over `table`, connecting with a postgres-nio configuration.
     /// - Throws: ``PostgresRecordError/invalidTable(_:)`` or `StorageError.database(_:underlying:)`.
-    public init(
-        configuration: PostgresClient.Configuration, table: String = "records", openTimeout: Duration = .seconds(15)
+    public convenience init(
+        configuration: PostgresClient.Configuration, table: String = "records", openTimeout: Duration = .seconds(15),
+        changeFeed: Bool = false
+    ) async throws {
+        try await self.init(
+            configuration: configuration, table: table, openTimeout: openTimeout, changeFeed: changeFeed,
+            feedPause: nil)
+    }
+
+    /// A backend whose logged writes call `feedPause` before and after taking their feed
+    /// positions (for tests of concurrent writers).
+    package init(
+        configuration: PostgresClient.Configuration, table: String, openTimeout: Duration, changeFeed: Bool,
+        feedPause: (@Sendable (ChangeFeedStep) async -> Void)?
     ) async throws {
         guard let first = table.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
             table.utf8.count <= 40,
@@ -72,6 +97,8 @@ where Record.ID: Codable & Sendable {
         else { throw PostgresRecordError.invalidTable(table) }
         self.table = table
         self.quotedTable = RecordSQL<Record>.quote(table)
+        self.quotedLog = RecordSQL<Record>.quote(ChangeLog.table(for: table))
+        self.feedPause = feedPause
         // Lower case: an unquoted LISTEN folds case; tables differing only in case share a channel,
         // which costs their observers an extra query, never a missed change.
         self.channel = "boiler_records_" + table.lowercased()
@@ -89,7 +116,7 @@ where Record.ID: Codable & Sendable {
         do {
             let name = name
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.migrate() }
+                group.addTask { try await self.migrate(changeFeed: changeFeed) }
                 group.addTask {
                     try await Task.sleep(for: openTimeout)
                     // Stopping the pool fails the lease the migration waits for.
@@ -120,7 +147,7 @@ where Record.ID: Codable & Sendable {
     /// Creates the table, its field columns and indexes, and the change trigger; fills columns
     /// of fields declared since the last open. An advisory lock keeps two instances opening
     /// at once from migrating over each other.
-    private func migrate() async throws {
+    private func migrate(changeFeed: Bool) async throws {
         let logger = logger
         let fields = fields
         let quotedTable = quotedTable
@@ -130,6 +157,10 @@ where Record.ID: Codable & Sendable {
         try await client.withConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(table)))", logger: logger)
+                // Filling new field columns rewrites rows but no record changes: the feed's guard
+                // must let it through.
+                let setting = self.loggedSetting
+                try await connection.query("SELECT set_config(\(setting), 't', true)", logger: logger)
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
@@ -195,6 +226,8 @@ where Record.ID: Codable & Sendable {
                             CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quotedTable)
                             FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
                             """), logger: logger)
+                let feed = try await self.prepareFeed(create: changeFeed, on: connection)
+                self.feedEnabled.withLock { $0 = feed }
             }
         }
     }
@@ -278,7 +311,7 @@ where Record.ID: Codable & Sendable {
         let update = "UPDATE \(table) SET body = $2, revision = $3\(assignments) WHERE id = $1 RETURNING 1"
         let guarded =
             "UPDATE \(table) SET body = $2, revision = $3\(assignments) WHERE id = $1 AND revision = $\(fields.count + 4) RETURNING 1"
-        let delete = "DELETE FROM \(table) WHERE id = $1"
+        let delete = "DELETE FROM \(table) WHERE id = $1 RETURNING revision"
         let revisionOf = "SELECT revision FROM \(table) WHERE id = $1"
         let revisioned = revisioned
         let perRow = fields.count + 3
@@ -286,9 +319,16 @@ where Record.ID: Codable & Sendable {
         // to stay far below PostgreSQL's 65 535 parameters and keep each statement quick to parse.
         let insertChunk = max(1, min(1_000, 60_000 / perRow))
         let insertHead = "INSERT INTO \(table) (id, body, revision\(columns)) VALUES "
+        let logging = feedEnabled.current
+        // Tombstones' ids, encoded before the transaction like the bodies.
+        let deletedIDs: [Data?] = try changes.map { change in
+            if logging, case .delete(let id) = change { try ChangeLog.encodedID(id, in: name) } else { nil }
+        }
         do {
             try await client.withConnection { connection in
                 try await connection.withTransaction(logger: logger) { connection in
+                    // The feed's log entries, written with the records in this transaction.
+                    var logged: [ChangeLog.Write] = []
                     func run(
                         _ sql: String, _ id: String, _ record: Record, revision: Int, expected: Int? = nil
                     ) async throws
@@ -367,8 +407,16 @@ where Record.ID: Codable & Sendable {
                             }
                             next += records.count - 1
                             try await insertAll(records[...])
+                            if logging {
+                                for record in records {
+                                    logged.append(
+                                        ChangeLog.Write(
+                                            id: RecordID.string(for: record.id), deletedID: nil, revision: 0))
+                                }
+                            }
                         case .update(let record), .save(let record):
                             let id = RecordID.string(for: record.id)
+                            if logging { logged.append(ChangeLog.Write(id: id, deletedID: nil, revision: 0)) }
                             let isSave = if case .save = change { true } else { false }
                             if revisioned, let expected = Self.revision(of: record) {
                                 if try await run(guarded, id, record, revision: expected + 1, expected: expected) {
@@ -391,10 +439,18 @@ where Record.ID: Codable & Sendable {
                             }
                         case .delete(let recordID):
                             var binds = PostgresBindings()
-                            binds.append(RecordID.string(for: recordID))
-                            try await connection.query(PostgresQuery(unsafeSQL: delete, binds: binds), logger: logger)
+                            let id = RecordID.string(for: recordID)
+                            binds.append(id)
+                            let rows = try await connection.query(
+                                PostgresQuery(unsafeSQL: delete, binds: binds), logger: logger)
+                            for try await revision in rows.decode(Int64.self) where logging {
+                                // Deleting a missing id returns no row and logs nothing.
+                                logged.append(
+                                    ChangeLog.Write(id: id, deletedID: deletedIDs[next - 1], revision: Int(revision)))
+                            }
                         }
                     }
+                    if logging { try await self.log(logged, on: connection) }
                 }
             }
         } catch {
@@ -517,10 +573,11 @@ where Record.ID: Codable & Sendable {
         return revised as? Record ?? record
     }
 
-    private static func wrap(_ error: any Error, _ name: String) -> any Error {
+    static func wrap(_ error: any Error, _ name: String) -> any Error {
         switch error {
         case let error as StorageError: error
         case let error as RecordStoreError: error
+        case let error as ChangeFeedError: error
         case let error as PostgresRecordError: error
         case let error as PostgresTransactionError:
             error.closureError.map { wrap($0, name) } ?? StorageError.database(name, underlying: error)

@@ -22,8 +22,10 @@ where Record.ID: Codable & Sendable {
     /// The table's name.
     public let table: String
 
-    private let quotedTable: String
-    private let name: String
+    let quotedTable: String
+    let name: String
+    /// The change log's table, quoted (see `ChangeLog`).
+    let quotedLog: String
     private let fields: [QueryField<Record>]
     private let queries: RecordSQL<Record>
     private let revisioned = Record.self is any RevisionedRecord.Type
@@ -37,9 +39,11 @@ where Record.ID: Codable & Sendable {
     /// - Parameters:
     ///   - url: The database file; its folder must exist.
     ///   - table: The table holding the records; one database may hold many collections.
+    ///   - changeFeed: Keep a change feed of the table (``changes(after:limit:)``) from now on;
+    ///     once made, every backend opened on the table keeps it.
     /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or
     ///   the table created.
-    public convenience init(url: URL, table: String = "records") throws {
+    public convenience init(url: URL, table: String = "records", changeFeed: Bool = false) throws {
         var configuration = Configuration()
         // Another process may hold the write lock briefly: wait for it instead of failing.
         configuration.busyMode = .timeout(10)
@@ -49,7 +53,7 @@ where Record.ID: Codable & Sendable {
         } catch {
             throw StorageError.database(url.path, underlying: error)
         }
-        try self.init(database: queue, table: table)
+        try self.init(database: queue, table: table, changeFeed: changeFeed)
     }
 
     /// A backend over the table `table` of an open GRDB database (queue or pool), created if needed.
@@ -57,12 +61,15 @@ where Record.ID: Codable & Sendable {
     /// - Parameters:
     ///   - database: An open GRDB database queue or pool.
     ///   - table: The table holding the records; one database may hold many collections.
+    ///   - changeFeed: Keep a change feed of the table (``changes(after:limit:)``) from now on;
+    ///     once made, every backend opened on the table keeps it.
     /// - Throws: `StorageError.database(_:underlying:)` when the table cannot be created.
-    public init(database: any DatabaseWriter, table: String = "records") throws {
+    public init(database: any DatabaseWriter, table: String = "records", changeFeed: Bool = false) throws {
         self.database = database
         self.table = table
         let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         self.quotedTable = quotedTable
+        self.quotedLog = RecordSQL<Record>.quote(ChangeLog.table(for: table))
         self.name = "\(database.path) (table \(table))"
         let fields = try QuerySchema.fields(of: Record.self)
         self.fields = fields
@@ -86,6 +93,7 @@ where Record.ID: Codable & Sendable {
             try database.write { db in
                 try db.execute(sql: create)
                 try self.migrate(db)
+                try self.prepareFeed(db, create: changeFeed)
             }
         } catch let error as StorageError {
             throw error
@@ -195,12 +203,29 @@ where Record.ID: Codable & Sendable {
             }
         let readBody = readBody
         let writes = writes
+        // Tombstones' ids, encoded outside the lock like the bodies.
+        let deletedIDs: [Data?] = try changes.map { change in
+            if case .delete(let id) = change { try ChangeLog.encodedID(id, in: name) } else { nil }
+        }
+        let now = Date().timeIntervalSince1970
         try await run {
             try await self.database.write { db in
+                // The feed's log entries, written with the records in this transaction; nil when
+                // the table keeps no feed (checked under the write lock, so a feed another
+                // process made since this backend opened is kept too).
+                var logged: [ChangeLog.Write]? = try self.hasFeed(db) ? [] : nil
+                logged?.reserveCapacity(rows.count)
                 // Each kind's statement is looked up once per batch: hashing its SQL per row costs
                 // as much as binding the row.
                 var prepared: [Statement?] = [nil, nil, nil, nil]
-                for var row in rows {
+                for (index, var row) in rows.enumerated() {
+                    var deletedRevision = 0
+                    if row.kind == 3, logged != nil, revisioned,
+                        let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id])
+                    {
+                        deletedRevision =
+                            Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
+                    }
                     if let record = row.record, let expected = Self.revision(of: record) {
                         if let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id]) {
                             let current =
@@ -234,7 +259,17 @@ where Record.ID: Codable & Sendable {
                         if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
                     default: try statement.execute(arguments: row.arguments)
                     }
+                    if logged != nil {
+                        if row.kind != 3 {
+                            logged?.append(ChangeLog.Write(id: row.id, deletedID: nil, revision: 0))
+                        } else if db.changesCount > 0 {
+                            // Deleting a missing id changed nothing, so it logs nothing.
+                            logged?.append(
+                                ChangeLog.Write(id: row.id, deletedID: deletedIDs[index], revision: deletedRevision))
+                        }
+                    }
                 }
+                if let logged { try self.log(logged, at: now, in: db) }
             }
         }
     }
@@ -339,12 +374,14 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    private func run<T>(_ body: () async throws -> T) async throws -> T {
+    func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as StorageError {
             throw error
         } catch let error as RecordStoreError {
+            throw error
+        } catch let error as ChangeFeedError {
             throw error
         } catch {
             throw StorageError.database(name, underlying: error)
@@ -358,9 +395,10 @@ extension RecordStore {
     /// - Parameters:
     ///   - url: The database file; its folder must exist.
     ///   - table: The table holding the records; one database may hold many collections.
+    ///   - changeFeed: Keep a change feed of the table (``RecordStore/changes(after:limit:)``).
     /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or the
     ///   table created.
-    public init(sqlite url: URL, table: String = "records") throws {
-        self.init(backend: try SQLiteRecordBackend<Record>(url: url, table: table))
+    public init(sqlite url: URL, table: String = "records", changeFeed: Bool = false) throws {
+        self.init(backend: try SQLiteRecordBackend<Record>(url: url, table: table, changeFeed: changeFeed))
     }
 }

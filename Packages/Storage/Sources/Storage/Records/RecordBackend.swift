@@ -32,9 +32,36 @@ public protocol RecordBackend<Record>: Sendable {
     /// A result set equal to the previous one is not repeated. The default yields the current
     /// result and then fails with ``RecordStoreError/observationUnsupported(backend:)``.
     func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error>
+
+    /// The table's change feed after `cursor` (from the start when nil): at most `limit` entries,
+    /// each record's latest change or its tombstone, in the order they committed.
+    ///
+    /// A backend that keeps a feed logs every write in the write's own transaction and never
+    /// hands out a position below one a reader has already passed (see <doc:ChangeFeeds>). The
+    /// default throws ``ChangeFeedError/unsupported(backend:)``.
+    /// - Throws: ``ChangeFeedError`` for a bad, foreign, expired or future cursor or a limit
+    ///   below 1; the backend's error when the database fails.
+    func changes(after cursor: ChangeCursor?, limit: Int) async throws -> ChangePage<Record>
+
+    /// Drops the feed's tombstones of records deleted before `date`, and returns how many.
+    ///
+    /// A cursor from before the newest dropped tombstone is refused from then on with
+    /// ``ChangeFeedError/cursorExpired(_:in:)``, so its client re-fetches everything instead of
+    /// keeping a record that was deleted. The default throws ``ChangeFeedError/unsupported(backend:)``.
+    func pruneTombstones(deletedBefore date: Date) async throws -> Int
 }
 
 extension RecordBackend {
+    /// Throws ``ChangeFeedError/unsupported(backend:)``: this backend keeps no change feed.
+    public func changes(after cursor: ChangeCursor?, limit: Int) async throws -> ChangePage<Record> {
+        throw ChangeFeedError.unsupported(backend: String(describing: type(of: self)))
+    }
+
+    /// Throws ``ChangeFeedError/unsupported(backend:)``: this backend keeps no change feed.
+    public func pruneTombstones(deletedBefore date: Date) async throws -> Int {
+        throw ChangeFeedError.unsupported(backend: String(describing: type(of: self)))
+    }
+
     /// Loads every record and runs the plan in memory.
     public func fetch(_ plan: RecordQueryPlan<Record>) async throws -> [Record] {
         plan.run(on: try await fetchAll())

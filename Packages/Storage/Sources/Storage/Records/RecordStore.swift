@@ -61,6 +61,29 @@ where Record.ID: Codable & Sendable {
         if !batch.changes.isEmpty { try await backend.apply(batch.changes) }
     }
 
+    /// The changes after `cursor` (from the start when nil), oldest first: each changed record
+    /// as it is now, or a tombstone for a deleted one, with the cursor to ask with next.
+    ///
+    /// ```swift
+    /// let page = try await notes.changes(after: savedCursor, limit: 200)
+    /// ```
+    /// A `limit` above ``ChangeFeed/maximumPageSize`` is lowered to it. See <doc:ChangeFeeds>.
+    /// - Throws: ``ChangeFeedError`` (``ChangeFeedError/requiresFullRefetch`` tells whether to
+    ///   start over from nil), or the backend's error.
+    public func changes(
+        after cursor: ChangeCursor?, limit: Int = ChangeFeed.defaultPageSize
+    ) async throws
+        -> ChangePage<Record>
+    {
+        try await backend.changes(after: cursor, limit: limit)
+    }
+
+    /// Drops the change feed's tombstones of records deleted before `date`; returns how many.
+    /// Clients whose cursor is older than the newest dropped one must re-fetch everything.
+    public func pruneTombstones(deletedBefore date: Date) async throws -> Int {
+        try await backend.pruneTombstones(deletedBefore: date)
+    }
+
     /// The record with `id`, or nil.
     public func fetch(id: Record.ID) async throws -> Record? { try await backend.fetch(id: id) }
 
