@@ -15,6 +15,9 @@ private actor Latch {
         await withCheckedContinuation { waiters.append($0) }
     }
 
+    /// Whether the door was opened.
+    var opened: Bool { isOpen }
+
     func open() {
         isOpen = true
         for waiter in waiters { waiter.resume() }
@@ -94,6 +97,7 @@ struct ChangeFeedOrderingTests {
             try await Task.sleep(for: .milliseconds(300))
             let during = try await reader.changes(after: start, limit: 10)
             #expect(during.entries.isEmpty && during.next == start)
+            #expect(await !done.opened, "the next writer committed while positions were held")
             await release.open()
             try await held.value
             try await waiting.value
