@@ -147,7 +147,7 @@ extension PostgresRecordBackend {
 
     /// The table's changes after `cursor`, read with the feed's state in one snapshot.
     ///
-    /// - Throws: ``ChangeFeedError`` for a bad cursor or limit, or when the table keeps no feed.
+    /// - Throws: `ChangeFeedError` for a bad cursor or limit, or when the table keeps no feed.
     public func changes(after cursor: ChangeCursor?, limit: Int) async throws -> ChangePage<Record> {
         let size = try ChangeLog.pageSize(limit)
         let name = name
@@ -199,7 +199,7 @@ extension PostgresRecordBackend {
     /// Drops tombstones of records deleted before `date` and moves the feed's horizon past them,
     /// in one transaction.
     ///
-    /// - Throws: ``ChangeFeedError/notEnabled(in:)`` when the table keeps no feed.
+    /// - Throws: `ChangeFeedError.notEnabled(in:)` when the table keeps no feed.
     public func pruneTombstones(deletedBefore date: Date) async throws -> Int {
         let name = name
         let table = table

@@ -71,7 +71,7 @@ extension SQLiteRecordBackend {
 
     /// The table's changes after `cursor`, read in one snapshot with the feed's state.
     ///
-    /// - Throws: ``ChangeFeedError`` for a bad cursor or limit, or when the table keeps no feed.
+    /// - Throws: `ChangeFeedError` for a bad cursor or limit, or when the table keeps no feed.
     public func changes(after cursor: ChangeCursor?, limit: Int) async throws -> ChangePage<Record> {
         let size = try ChangeLog.pageSize(limit)
         let name = name
@@ -101,7 +101,7 @@ extension SQLiteRecordBackend {
 
     /// Drops tombstones of records deleted before `date` and moves the feed's horizon past them.
     ///
-    /// - Throws: ``ChangeFeedError/notEnabled(in:)`` when the table keeps no feed.
+    /// - Throws: `ChangeFeedError.notEnabled(in:)` when the table keeps no feed.
     public func pruneTombstones(deletedBefore date: Date) async throws -> Int {
         let name = name
         let table = table

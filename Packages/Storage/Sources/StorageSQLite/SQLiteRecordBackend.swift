@@ -350,7 +350,7 @@ where Record.ID: Codable & Sendable {
     /// The records `plan` selects now, then after every committed transaction that touches the
     /// table through this backend's database handle (GRDB's `ValueObservation`). Writes through
     /// another handle or process are not signalled: share one backend (or one GRDB
-    /// `DatabasePool`, passed to ``init(database:table:)``) between the writers you observe.
+    /// `DatabasePool`, passed to ``init(database:table:changeFeed:)``) between the writers you observe.
     public func changes(_ plan: RecordQueryPlan<Record>) -> AsyncThrowingStream<[Record], any Error> {
         let (sql, bindings) = queries.select("body", plan)
         let arguments = Self.arguments(bindings)
@@ -395,7 +395,7 @@ extension RecordStore {
     /// - Parameters:
     ///   - url: The database file; its folder must exist.
     ///   - table: The table holding the records; one database may hold many collections.
-    ///   - changeFeed: Keep a change feed of the table (``RecordStore/changes(after:limit:)``).
+    ///   - changeFeed: Keep a change feed of the table (`RecordStore.changes(after:limit:)`).
     /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or the
     ///   table created.
     public init(sqlite url: URL, table: String = "records", changeFeed: Bool = false) throws {
