@@ -28,6 +28,19 @@ extension PostgresRecordBackend {
     /// migration's transaction, under its advisory lock. Returns whether the table keeps a feed.
     func prepareFeed(create: Bool, on connection: PostgresConnection) async throws -> Bool {
         let feeds = RecordSQL<Record>.quote(ChangeLog.feedsTable)
+        // Two tables opening at once on a new database would both create the feeds table, and
+        // concurrent CREATE TABLE IF NOT EXISTS can fail on PostgreSQL's catalog: the first to
+        // find it missing creates it under a lock the other waits for.
+        var missing = false
+        for try await isMissing in try await connection.query(
+            "SELECT to_regclass(\(ChangeLog.feedsTable)) IS NULL", logger: logger
+        ).decode(Bool.self) {
+            missing = isMissing
+        }
+        if missing {
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtext(\(ChangeLog.feedsTable)))", logger: logger)
+        }
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: """

@@ -63,6 +63,29 @@ struct ChangeFeedPostgresTests {
         }
     }
 
+    @Test("tables opening at once on a new database each get their feed")
+    func concurrentOpens() async throws {
+        try await PostgresTestServer.with { server in
+            let backends = try await withThrowingTaskGroup(of: PostgresRecordBackend<Note>.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        try await PostgresRecordBackend<Note>(url: server.url, table: "notes\(index)", changeFeed: true)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            var feeds = Set<String>()
+            for backend in backends {
+                try await backend.apply([.insert(Note(id: 1, text: backend.table, stars: 1))])
+                let page = try await backend.changes(after: nil, limit: 5)
+                #expect(page.entries.map(\.record?.text) == [backend.table])
+                feeds.insert(String(page.next.description.split(separator: ".")[1]))
+                try await backend.shutdown()
+            }
+            #expect(feeds.count == 6)
+        }
+    }
+
     @Test("bad, foreign, future and expired cursors and bad limits get typed errors")
     func cursors() async throws {
         try await PostgresTestServer.with { server in
