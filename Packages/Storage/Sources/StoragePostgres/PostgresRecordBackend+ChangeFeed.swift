@@ -57,6 +57,11 @@ extension PostgresRecordBackend {
         }
         if exists { try await installGuard(on: connection) }
         guard !exists, create else { return exists }
+        // Writers of the table still in flight (instances opened before the feed) must commit before
+        // the existing records are logged, and new ones wait for this transaction (then meet the
+        // guard): no record is written between the snapshot logged here and the guard.
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "LOCK TABLE \(quotedTable) IN SHARE ROW EXCLUSIVE MODE"), logger: logger)
         try await connection.query(
             PostgresQuery(
                 unsafeSQL: """
