@@ -40,6 +40,9 @@ public enum BoilerError: AppError, Equatable {
     /// An update stopped after its commit point (killed, or the machine went down); `boiler
     /// update` finishes it before anything else reads the project.
     case updateInterrupted(folder: String)
+    /// `boiler templates --eject` found copies of the template's files already in the project's
+    /// `.boiler/templates/`; it never overwrites a copy, which may hold the project's own changes.
+    case templateCopiesExist(folder: String, template: String, paths: [String])
     /// A template file cannot be rendered: a project's copy under `.boiler/templates` that is a
     /// link leading out, not a regular file, too large, not Mustache, or naming a value boiler
     /// does not give; or boiler's own bundle is missing.
@@ -94,6 +97,14 @@ public enum BoilerError: AppError, Equatable {
         case .updateInterrupted(let folder):
             "An update of \(folder) was interrupted after it was committed, so its files are part old, part new. "
                 + "Run 'boiler update' to finish it."
+        case .templateCopiesExist(let folder, let template, let paths):
+            // The paths and the name are boiler's own (a bundled folder and its files), never input.
+            "\(folder) already has \(paths.count == 1 ? "a copy" : "\(paths.count) copies") of the '\(template)' "
+                + "template's files:\n" + paths.prefix(20).map { "  \($0)" }.joined(separator: "\n")
+                + (paths.count > 20 ? "\n  … and \(paths.count - 20) more" : "")
+                + "\nNothing was written: a copy may hold your changes, and boiler add and update read it. Edit "
+                + "the copies in place, or move them aside and eject again to start from boiler's current files "
+                + "(then carry your changes over)."
         case .invalidTemplate(let path, let reason):
             // The path is boiler's own name for the file (or its copy's in the project), never input.
             "The template file \(path) cannot be used: \(reason). Nothing was written."
@@ -108,16 +119,16 @@ public enum BoilerError: AppError, Equatable {
         switch self {
         case .invalidName, .reservedName, .invalidOption, .notAProject, .invalidResource, .needsAdoption: 64
         case .invalidRecord, .invalidBase, .unmergeable, .invalidTemplate: 65
-        case .conflicts, .folderNotEmpty, .outsideProject, .uncommittedChanges: 73
+        case .conflicts, .folderNotEmpty, .outsideProject, .uncommittedChanges, .templateCopiesExist: 73
         case .updateInterrupted: 75
         case .writeFailed, .commandFailed: 1
         }
     }
 
     /// `value` quoted for a message: escapes shown (a line break cannot forge a line of output)
-    /// and a long value cut short (a 10 MB argument does not become a 10 MB message).
-    static func shown(_ value: String) -> String {
-        let limit = 60
+    /// and a value longer than `limit` characters cut short (a 10 MB argument does not become a
+    /// 10 MB message); a path is shown with a higher limit than a name.
+    static func shown(_ value: String, limit: Int = 60) -> String {
         let quoted = value.unicodeScalars.count > limit ? String(value.unicodeScalars.prefix(limit)) : value
         let literal = quoted.debugDescription
         return value.unicodeScalars.count > limit ? literal.dropLast() + "…\" (\(value.utf8.count) bytes)" : literal

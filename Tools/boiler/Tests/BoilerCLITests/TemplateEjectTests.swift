@@ -43,7 +43,7 @@ struct TemplateEjectTests {
         #expect(TemporaryFolder.listing(of: folder) == before)
     }
 
-    @Test("copies already there are not overwritten: the eject is refused whole")
+    @Test("copies already there are not overwritten: the eject is refused whole, naming them and the way on")
     func noOverwrite() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -56,8 +56,16 @@ struct TemplateEjectTests {
         #expect {
             try TemplateEjector(folder: folder).eject("server-route", dryRun: false)
         } throws: { error in
-            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
-            return paths == [".boiler/templates/server-route/Sources/Core/HTTP/Routes.swift.mustache"]
+            guard let error = error as? BoilerError,
+                case .templateCopiesExist(_, let template, let paths) = error
+            else { return false }
+            // Its own message: which copies are there and what to do, not `new`'s --force.
+            return template == "server-route"
+                && paths == [".boiler/templates/server-route/Sources/Core/HTTP/Routes.swift.mustache"]
+                && error.message.contains("server-route/Sources/Core/HTTP/Routes.swift.mustache")
+                && error.message.contains("move them aside and eject again")
+                && !error.message.contains("--force") && !error.message.contains("new project")
+                && error.exitCode == 73
         }
         #expect(TemporaryFolder.listing(of: folder) == before)
         #expect(try String(contentsOf: mine, encoding: .utf8) == "// mine\n")

@@ -46,7 +46,15 @@ struct TemplateRenderingTests {
             + PartTemplates.model(parts) + ServerPartTemplates.command(serverPart)
             + ServerPartTemplates.route(serverPart)
             + ServerPartTemplates.service(serverPart)
-        for file in partFiles {
+        // Resources: every field type, optional or not, so that every section of their files renders.
+        let spec = try ResourceSpec(
+            name: "OrderLine",
+            fields: ["name:String", "count:Int", "note:String?", "done:Bool", "due:Date?", "ref:UUID"])
+        let names = ResourceTemplates.Names(spec: spec, module: "Notes")
+        let resourceFiles =
+            ResourceTemplates.server(names) + ResourceTemplates.app(names)
+            + [ResourceTemplates.serverWiring(module: "Notes", resources: [spec])]
+        for file in partFiles + resourceFiles {
             if case .file(let name) = file.source { used.insert("\(name).mustache") }
             let rendered = try store.render(file, values: [:])
             #expect(!rendered.contents.contains("{{"), "\(rendered.path) kept a tag")

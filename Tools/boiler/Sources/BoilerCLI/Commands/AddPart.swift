@@ -59,6 +59,8 @@ struct AddPart: AsyncParsableCommand {
         let console = Console(quiet: quiet)
         try await reportingErrors(console) {
             let folder = URL(fileURLWithPath: project, isDirectory: true).standardizedFileURL
+            // Before the add, so that a copy the user meant to be used is named even if the add fails.
+            for warning in TemplateStore.strayWarnings(in: folder) { console.warning(warning) }
             let written: [String]
             var notes: [String] = []
             if kind == .resource {

@@ -53,7 +53,16 @@ struct Doctor: AsyncParsableCommand {
             return false
         }
         console.done("All \(record.files.count) generated files are present")
-        return templatesAreCurrent(record, in: folder, console)
+        let current = templatesAreCurrent(record, in: folder, console)
+        return templateCopiesAreUsed(in: folder, console) && current
+    }
+
+    /// Whether every copy under `.boiler/templates/` replaces a template file: a copy that matches
+    /// none (a typo in its name or folder) is never read, which its owner would not notice.
+    static func templateCopiesAreUsed(in folder: URL, _ console: Console) -> Bool {
+        let strays = TemplateStore.strayWarnings(in: folder)
+        for warning in strays { console.error(warning) }
+        return strays.isEmpty
     }
 
     /// Whether the project is behind this boiler's templates: what they render now, compared with

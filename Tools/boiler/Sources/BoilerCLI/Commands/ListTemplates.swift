@@ -9,10 +9,12 @@ struct ListTemplates: AsyncParsableCommand {
         discussion: """
             Every file boiler writes is rendered from a Mustache template file in its resource \
             bundle, one folder per template (app, cli, library, server, shared, samples) and part \
-            (command, route, service, model, server-command, server-route, server-service). A \
-            project may replace any of them with its own copy at the same path under \
-            .boiler/templates/; 'boiler add' renders from it. '--eject NAME' copies NAME's files \
-            there to start from; it never overwrites a copy that is already there.
+            (command, route, service, model, server-command, server-route, server-service, \
+            resource, app-resource). A project may replace any of them with its own copy at the \
+            same path under .boiler/templates/; 'boiler add' (resources too) and 'boiler update' \
+            render from it, and a file there that matches no template file is named by a warning. \
+            '--eject NAME' copies NAME's files there to start from; it never overwrites a copy \
+            that is already there.
 
             Exit codes: 64 usage, 65 an unusable template file, 73 copies already there or a \
             path outside the project, 1 failure.

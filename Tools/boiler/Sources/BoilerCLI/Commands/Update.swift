@@ -103,6 +103,7 @@ struct Update: AsyncParsableCommand {
         }
         guard record.templateVersion != nil else { throw .needsAdoption(folder: folder.path) }
 
+        for warning in TemplateStore.strayWarnings(in: folder) { console.warning(warning) }
         let engine = MergeEngine.preferred()
         var plan = try UpdatePlanner(folder: folder, engine: engine).plan(record)
         if dryRun {

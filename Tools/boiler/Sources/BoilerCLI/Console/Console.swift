@@ -33,6 +33,12 @@ public struct Console: Sendable {
         print(text)
     }
 
+    /// A warning, on standard error, whatever the quiet setting: something the user should fix
+    /// that did not stop the command.
+    public func warning(_ text: String) {
+        FileHandle.standardError.write(Data("\(paint("warning:", 33)) \(text)\n".utf8))
+    }
+
     /// An error, on standard error, whatever the quiet setting.
     public func error(_ text: String) {
         FileHandle.standardError.write(Data("\(paint("error:", 31)) \(text)\n".utf8))

@@ -57,6 +57,13 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         self.fields = fields
     }
 
+    /// A resource boiler itself defines (the server template's `Note`), whose name and fields are
+    /// boiler's own, not input, and so are not checked.
+    init(builtIn name: String, fields: [Field]) {
+        self.name = name
+        self.fields = fields
+    }
+
     /// The plural in lowerCamel case, naming the collection: `tags`, `categories`.
     public var plural: String { Self.plural(of: lowerCamel(name)) }
 

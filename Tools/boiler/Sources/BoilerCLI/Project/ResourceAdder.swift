@@ -43,7 +43,10 @@ public struct ResourceAdder {
         let spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
         let names = ResourceTemplates.Names(spec: spec, module: record.module)
         let isServer = record.template == .server
-        let files = isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(names)
+        // The project's own copies under .boiler/templates come before boiler's files.
+        let store = try TemplateStore(project: folder)
+        let files = try store.render(
+            isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(names), values: [:])
         let plan = ScaffoldPlan(folder: folder, files: files)
         let conflicts = plan.conflicts()
         if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
@@ -53,7 +56,8 @@ public struct ResourceAdder {
         var machine: PlannedFile?
         var manualStep: String?
         if isServer {
-            let wiring = ResourceTemplates.serverWiring(module: record.module, resources: resources)
+            let wiring = try store.render(
+                ResourceTemplates.serverWiring(module: record.module, resources: resources), values: [:])
             if isMachineOwned(wiring.path, record: record) {
                 machine = wiring
             } else {

@@ -12,7 +12,7 @@ struct TemplateEjector {
     /// project.
     /// - Throws: ``BoilerError/notAProject(folder:)`` outside a project,
     ///   ``BoilerError/invalidOption(_:value:expected:)`` for a name that is no template or part,
-    ///   ``BoilerError/conflicts(folder:paths:)`` when copies are there already,
+    ///   ``BoilerError/templateCopiesExist(folder:template:paths:)`` when copies are there already,
     ///   ``BoilerError/outsideProject(path:reason:)`` for a link leading out of the project.
     func eject(_ name: String, dryRun: Bool) throws(BoilerError) -> [String] {
         _ = try ProjectRecord.read(in: folder)
@@ -35,7 +35,7 @@ struct TemplateEjector {
             return FileManager.default.fileExists(atPath: url.path)
                 || (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
         }
-        if !existing.isEmpty { throw .conflicts(folder: folder.path, paths: existing) }
+        if !existing.isEmpty { throw .templateCopiesExist(folder: folder.path, template: name, paths: existing) }
         if dryRun { return targets.map(\.path) }
         var written: [URL] = []
         do {

@@ -119,7 +119,6 @@ enum ProjectTemplates {
                 "server/Sources/Core/Database.\(postgres ? "postgres" : "sqlite").swift"),
             TemplateFile("\(core)/Model/Note.swift", "server/Sources/Core/Model/Note.swift"),
             TemplateFile("\(core)/Model/{{Name}}Error.swift", "server/Sources/Core/Model/Error.swift"),
-            TemplateFile("\(core)/Model/NoteEvents.swift", "server/Sources/Core/Model/NoteEvents.swift"),
             TemplateFile("\(core)/Commands/NoteCommands.swift", "server/Sources/Core/Commands/NoteCommands.swift"),
             TemplateFile("\(core)/NoteDomain.swift", "server/Sources/Core/NoteDomain.swift"),
             TemplateFile("\(core)/HTTP/ProblemDetails.swift", "server/Sources/Core/HTTP/ProblemDetails.swift"),
@@ -127,7 +126,7 @@ enum ProjectTemplates {
             TemplateFile(
                 "\(core)/Services/NoteActivityLog.swift", "server/Sources/Core/Services/NoteActivityLog.swift"),
             TemplateFile("\(core)/{{Name}}Server.swift", "server/Sources/Core/Server.swift"),
-            TemplateFile(ResourceTemplates.serverWiring(module: "{{Name}}", resources: [])),
+            ResourceTemplates.serverWiring(module: module, resources: []),
             ServerPartTemplates.parts(module: module, routes: [], services: []),
             TemplateFile("Sources/{{Name}}/main.swift", "server/Sources/main.swift"),
             TemplateFile("\(tests)/TestServer.swift", "server/Tests/CoreTests/TestServer.swift"),
@@ -135,6 +134,8 @@ enum ProjectTemplates {
             TemplateFile("\(tests)/ProblemResponseTests.swift", "server/Tests/CoreTests/ProblemResponseTests.swift"),
             TemplateFile("\(tests)/NoteCommandTests.swift", "server/Tests/CoreTests/NoteCommandTests.swift"),
         ]
+        // Note is a resource too: what it shares with every resource comes from the same files.
+        files += ResourceTemplates.serverNote(module: module)
         if postgres {
             files.append(
                 TemplateFile("\(tests)/PostgresRoutesTests.swift", "server/Tests/CoreTests/PostgresRoutesTests.swift"))

@@ -116,6 +116,54 @@ struct TemplateStore: Sendable {
         return files.sorted()
     }
 
+    /// Every template file of every folder, as paths relative to the bundle's `Files` folder.
+    var allFiles: Set<String> { Set(names.flatMap { files(of: $0) }) }
+
+    /// The most entries of `.boiler/templates` ``strayOverrides(in:)`` looks at: a planted tree of
+    /// millions of files is reported as too large, not walked.
+    static let maximumOverrideEntries = 10_000
+
+    /// The files under `project`'s `.boiler/templates/` that match no template file (a misspelt
+    /// name or folder, or a file boiler no longer has), as paths relative to the project, sorted;
+    /// nothing reads them, so a user who expects their copy to be used must hear of it. Hidden
+    /// files (`.gitkeep`) are not template copies and are left out; links are not followed.
+    func strayOverrides(in project: URL) -> [String] {
+        let root = project.appendingPathComponent(Self.overridesFolder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue,
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        let known = allFiles
+        let depth = root.standardizedFileURL.pathComponents.count
+        var strays: [String] = []
+        var seen = 0
+        for case let url as URL in enumerator {
+            seen += 1
+            if seen > Self.maximumOverrideEntries {
+                strays.append(
+                    "\(Self.overridesFolder)/… (more than \(Self.maximumOverrideEntries) entries; not all were checked)"
+                )
+                break
+            }
+            let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            if values?.isDirectory == true && values?.isSymbolicLink != true { continue }
+            let relative = url.standardizedFileURL.pathComponents.dropFirst(depth).joined(separator: "/")
+            if !known.contains(relative) { strays.append("\(Self.overridesFolder)/\(relative)") }
+        }
+        return strays.sorted()
+    }
+
+    /// The warning for each stray copy in `project` (see ``strayOverrides(in:)``), for `add` and
+    /// `update` to print; a name is shown escaped, so a line break in it cannot forge output.
+    static func strayWarnings(in project: URL) -> [String] {
+        guard let store = try? TemplateStore() else { return [] }
+        return store.strayOverrides(in: project).map {
+            "\(BoilerError.shown($0, limit: 400)) matches no template file, so boiler does not read it; "
+                + "'boiler templates --files' lists the names a copy may take."
+        }
+    }
+
     /// The text of the template file `name` (a bundle path without `.mustache`): the project's
     /// copy when it has one, else the bundled file; `origin` says which, for messages.
     func source(_ name: String) throws(BoilerError) -> (text: String, origin: String) {

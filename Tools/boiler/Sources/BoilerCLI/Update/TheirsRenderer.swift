@@ -42,7 +42,7 @@ enum TheirsRenderer {
         // Later files replace earlier ones at the same path: a machine file listing every part
         // replaces the template's empty one.
         let store = try TemplateStore(project: folder)
-        for file in try scaffold.files + parts(record, store: store) + resources(record)
+        for file in try scaffold.files + parts(record, store: store) + resources(record, store: store)
         where file.path != ProjectRecord.fileName {
             files[file.path] = file
         }
@@ -89,9 +89,9 @@ enum TheirsRenderer {
 
     /// The files of every recorded resource, and a server's machine file that wires them in — as
     /// ``ResourceAdder`` renders them.
-    static func resources(_ record: ProjectRecord) -> [PlannedFile] {
+    static func resources(_ record: ProjectRecord, store: TemplateStore) throws(BoilerError) -> [PlannedFile] {
         guard let resources = record.resources, !resources.isEmpty else { return [] }
-        var files: [PlannedFile] = []
+        var files: [TemplateFile] = []
         for spec in resources {
             let names = ResourceTemplates.Names(spec: spec, module: record.module)
             files += record.template == .server ? ResourceTemplates.server(names) : ResourceTemplates.app(names)
@@ -99,6 +99,6 @@ enum TheirsRenderer {
         if record.template == .server {
             files.append(ResourceTemplates.serverWiring(module: record.module, resources: resources))
         }
-        return files
+        return try store.render(files, values: [:])
     }
 }
