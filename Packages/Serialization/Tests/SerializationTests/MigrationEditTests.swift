@@ -47,7 +47,8 @@ struct MigrationEditTests {
 
     @Test("a five-step chain of edits brings version 1 data to the current version")
     func chain() throws {
-        let v1 = #"[{"identifier":7,"title":"a","score":3,"tags":"x","legacy":1},{"identifier":8,"title":"b","score":1.5}]"#
+        let v1 =
+            #"[{"identifier":7,"title":"a","score":3,"tags":"x","legacy":1},{"identifier":8,"title":"b","score":1.5}]"#
         let values = try json.read([EditedSteps].self, from: v1)
         #expect(
             values == [
