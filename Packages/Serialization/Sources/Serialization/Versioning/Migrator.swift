@@ -55,7 +55,12 @@ enum Migrator {
             do {
                 // Edits are applied here rather than through `body`: the same result, without
                 // a closure call per step.
-                if let edits = step.edits { try Migration.Edit.apply(edits, to: &tree) } else { try step.body(&tree) }
+                // A step with no edits (an entity the version left alone) costs nothing.
+                if let edits = step.edits {
+                    if !edits.isEmpty || !Self.isObject(tree) { try Migration.Edit.apply(edits, to: &tree) }
+                } else {
+                    try step.body(&tree)
+                }
             } catch let error as SerializationError {
                 throw .migrationFailed(
                     step: name(), underlying: error,
@@ -71,5 +76,11 @@ enum Migrator {
         }
         tree[key] = current.keyValue
         return tree
+    }
+
+    /// Whether `tree` is an object (what a step of edits needs).
+    @inline(__always)
+    private static func isObject(_ tree: KeyValue) -> Bool {
+        if case .object = tree { true } else { false }
     }
 }
