@@ -35,6 +35,39 @@ struct DesignReadingTests {
         #expect(try ModelDesign.read(from: bundle).entities.map(\.name) == ["First"])
     }
 
+    @Test("without a marker, a bundle whose versions have a certain order is read at its newest, as its history is")
+    func newestWithoutMarker() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { Fixtures.remove(folder) }
+        let bundle = try DesignHistoryTests.bundle(["Model", "Model 2", "Model 10"], in: folder)
+        #expect(try ModelDesign.read(from: bundle).entities.map(\.name) == ["EModel10"])
+        #expect(try DesignHistory.read(from: bundle).current.design.entities.map(\.name) == ["EModel10"])
+    }
+
+    @Test("a bundle whose order is not certain still reads at the version its marker names; its history is refused")
+    func ambiguousBundleReadsCurrent() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { Fixtures.remove(folder) }
+        let bundle = try DesignHistoryTests.bundle(["Model", "Model_1", "Model2"], current: "Model_1", in: folder)
+        #expect(try ModelDesign.read(from: bundle).entities.map(\.name) == ["EModel1"])
+        #expect(throws: ModelGenError.self) { try DesignHistory.read(from: bundle) }
+    }
+
+    @Test("both readers refuse the same way what is not a design, or not there")
+    func sameRefusals() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { Fixtures.remove(folder) }
+        let text = try Fixtures.write("hello", to: "notes.txt", in: folder)
+        let missing = folder.appendingPathComponent("Missing.yaml")
+        for url in [text, missing] {
+            var first: String?
+            var second: String?
+            do { _ = try ModelDesign.read(from: url) } catch let error as ModelGenError { first = error.message }
+            do { _ = try DesignHistory.read(from: url) } catch let error as ModelGenError { second = error.message }
+            #expect(first != nil && first == second)
+        }
+    }
+
     @Test("attributes, relationships, parents and user info are read from the XML")
     func xmlDetails() throws {
         let design = try ModelDesign.read(from: Fixtures.models.appendingPathComponent("mogenerator-test.xcdatamodel"))

@@ -230,12 +230,13 @@ struct MigrationPlanTests {
         let expected = [
             "static let designVersion = 2",
             "// v1 → v2: Post.color renamed to hexColor",
-            #"Migration(from: 1, to: 2) { tree in"#,
-            #"if tree["color"] != nil { try tree.rename(KeyValuePath([.key("color")]), to: "hexColor") }"#,
-            #"if case .int(let number)? = tree["views"] { tree["views"] = .double(Double(number)) }"#,
-            #"if tree["softDeleted"]?.isNull ?? true { tree["softDeleted"] = .bool(false) }"#,
-            "try Post.migrate_Post_summary_v1_to_v2(&tree)",
-            #"tree["legacy"] = nil"#,
+            "Migration(",
+            "from: 1, to: 2,",
+            #".rename("color", to: "hexColor"),"#,
+            #".integerToDouble("views"),"#,
+            #".fill("softDeleted", .bool(false)),"#,
+            ".run { tree in try Post.migrate_Post_summary_v1_to_v2(&tree) },",
+            #".remove("legacy"),"#,
             "protocol PostMigrationHooks {",
             "static func migrate_Post_summary_v1_to_v2(_ tree: inout KeyValue) throws",
             "extension Post: PostMigrationHooks {}",
@@ -248,7 +249,7 @@ struct MigrationPlanTests {
             position = found.upperBound
         }
         let tag = try #require(files.first { $0.name == "_Tag.swift" }).contents
-        #expect(tag.contains("Migration(from: 1, to: 2) { _ in },"))
+        #expect(tag.contains("Migration(from: 1, to: 2, edits: []),"))
         #expect(!tag.contains("MigrationHooks"))
     }
 
@@ -275,7 +276,7 @@ struct MigrationPlanTests {
         let files = try ModelGenerator().render(history, designFile: "Blog.yaml")
         let machine = try #require(files.first { $0.name == "_Draft.swift" }).contents
         #expect(!machine.contains("Migration(from: 1"))
-        #expect(machine.contains("Migration(from: 2, to: 3) { _ in },"))
+        #expect(machine.contains("Migration(from: 2, to: 3, edits: []),"))
         #expect(try Self.plan(history).steps[0].line == "v1 → v2: Draft added")
     }
 

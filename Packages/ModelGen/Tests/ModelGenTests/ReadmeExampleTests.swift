@@ -91,10 +91,12 @@ struct ReadmeExampleTests {
                 /// version up to ``designVersion``, oldest first. Post.swift uses them as `migrations`.
                 public static let designMigrations: [Migration] = [
                     // v1 → v2: Post.color renamed to hexColor; Post.softDeleted added (default false)
-                    Migration(from: 1, to: 2) { tree in
-                        if tree["color"] != nil { try tree.rename(KeyValuePath([.key("color")]), to: "hexColor") }
-                        if tree["softDeleted"]?.isNull ?? true { tree["softDeleted"] = .bool(false) }
-                    },
+                    Migration(
+                        from: 1, to: 2,
+                        edits: [
+                            .rename("color", to: "hexColor"),
+                            .fill("softDeleted", .bool(false)),
+                        ]),
                 ]
             }
             """

@@ -21,6 +21,10 @@ struct GenerationManifest: Codable, Equatable {
     var formatVersion = 1
     /// Machine files by name (a plain file name in the folder).
     var files: [String: Entry] = [:]
+    /// What the last ``ModelGenerator/generate(from:into:)`` of each design read and produced,
+    /// by design name: a rerun with the same inputs and untouched files skips rendering.
+    /// Absent in manifests written before it existed, and for designs written another way.
+    var inputs: [String: GenerationInputs]?
 
     /// The manifest of `folder`; empty when there is none.
     /// - Throws: ``ModelGenError/invalidManifest(path:reason:)`` when it exists but cannot be
@@ -47,6 +51,14 @@ struct GenerationManifest: Codable, Equatable {
             }
             guard entry.sha256.count == 64, entry.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
                 throw ModelGenError.invalidManifest(path: url.path, reason: "the digest of '\(name)' is not SHA-256")
+            }
+        }
+        // Recorded inputs only ever skip work, and only when every file they name matches, so
+        // a hostile entry cannot make a run reach outside the folder; still, refuse odd names.
+        for (design, inputs) in (manifest.inputs ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for name in inputs.machineFiles + inputs.humanFiles where !isPlainFileName(name) {
+                throw ModelGenError.invalidManifest(
+                    path: url.path, reason: "the inputs of '\(design)' name '\(name)', not a plain file name")
             }
         }
         return manifest

@@ -25,11 +25,20 @@ extension ModelGenerator {
 
     /// ``write(_:into:)`` for the designs named: their recorded files are orphans when not in
     /// `files`, even when `files` is empty because the design has no entities left.
-    func write(_ files: [GeneratedFile], into output: URL, designs: Set<String>) throws -> GenerationReport {
+    /// - Parameter inputs: What the run read, recorded for its one design so that a rerun with
+    ///   the same inputs can skip rendering; nil forgets any record for `designs` (files written
+    ///   another way must not let a later run skip).
+    func write(
+        _ files: [GeneratedFile], into output: URL, designs: Set<String>,
+        inputs: (design: String, record: GenerationInputs)? = nil
+    ) throws -> GenerationReport {
         var report = GenerationReport()
         let humanFolder = options.humanDirectory ?? output
         let previous = try GenerationManifest.load(from: output)
         var manifest = previous
+        for design in designs { manifest.inputs?[design] = nil }
+        if let inputs { manifest.inputs = (manifest.inputs ?? [:]).merging([inputs.design: inputs.record]) { $1 } }
+        if manifest.inputs?.isEmpty == true { manifest.inputs = nil }
         var pending: [(URL, Data)] = []
         var unowned: [String] = []
         for file in files {
@@ -109,7 +118,7 @@ extension ModelGenerator {
         return report
     }
 
-    private static func isSymbolicLink(_ url: URL) -> Bool {
+    static func isSymbolicLink(_ url: URL) -> Bool {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
     }
 

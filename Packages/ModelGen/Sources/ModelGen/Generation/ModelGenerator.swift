@@ -30,9 +30,25 @@ public struct ModelGenerator: Sendable {
     /// - Throws: ``ModelGenError``; when it throws before writing began, nothing was written.
     @discardableResult
     public func generate(from design: URL, into output: URL) throws -> GenerationReport {
+        try options.validate()
+        // A rerun whose inputs and outputs are all as the last run left them writes nothing:
+        // say so from the manifest's record instead of reading and rendering the design again.
+        let fingerprint = inputFingerprint(design: design)
+        if let fingerprint, let unchanged = unchangedReport(design: design, into: output, fingerprint: fingerprint) {
+            return unchanged
+        }
         let history = try DesignHistory.read(from: design)
         let rendered = try renderFiles(history, designFile: design.lastPathComponent)
-        var report = try write(rendered.files, into: output, designs: [design.lastPathComponent])
+        let record = fingerprint.map { fingerprint in
+            GenerationInputs(
+                fingerprint: fingerprint,
+                machineFiles: rendered.files.filter { $0.kind == .machine }.map(\.name).sorted(),
+                humanFiles: rendered.files.filter { $0.kind == .human }.map(\.name).sorted(),
+                warnings: rendered.warnings, plan: rendered.plan, versions: history.versions.count)
+        }
+        var report = try write(
+            rendered.files, into: output, designs: [design.lastPathComponent],
+            inputs: record.map { (design: design.lastPathComponent, record: $0) })
         report.warnings =
             rendered.warnings + Self.handOverWarnings(report.keptHumanFiles, versions: history.versions.count)
         report.plan = rendered.plan

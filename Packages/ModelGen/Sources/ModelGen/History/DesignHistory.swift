@@ -59,22 +59,18 @@ public struct DesignHistory: Sendable, Hashable {
     /// - Throws: ``ModelGenError/ambiguousVersionOrder(file:reason:)`` when the order is not
     ///   certain, and whatever ``ModelDesign/read(from:)`` throws for a version.
     public static func read(from url: URL) throws -> DesignHistory {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ModelGenError.unreadable(file: path, reason: "no such file or directory")
-        }
-        let name = url.deletingPathExtension().lastPathComponent
-        switch url.pathExtension.lowercased() {
-        case "xcdatamodeld":
-            return try readBundle(url, name: name)
-        case "yaml", "yml", "json":
-            var reader = TreeDesignReader(file: path)
-            let versions = try reader.readHistory(ModelDesign.designTree(at: url), name: name).map {
+        let source = try DesignSource.of(url)
+        switch source {
+        case .bundle(let bundle):
+            return try readBundle(bundle, name: source.name)
+        case .tree(let file):
+            var reader = TreeDesignReader(file: url.path)
+            let versions = try reader.readHistory(ModelDesign.designTree(at: file), name: source.name).map {
                 Version(name: $0.name, design: $0.design)
             }
-            return DesignHistory(name: name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1])
-        default:
+            return DesignHistory(
+                name: source.name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1])
+        case .version, .contents:
             return DesignHistory(try ModelDesign.read(from: url))
         }
     }

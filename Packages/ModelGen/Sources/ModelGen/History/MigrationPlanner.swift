@@ -63,7 +63,8 @@ struct MigrationPlanner {
         for index in 0..<max(count - 1, 0) {
             let old = structs(models[index])
             let new = structs(models[index + 1])
-            var changes: [ModelChange] = []
+            let enums = Self.enumChanges(old: models[index], new: models[index + 1])
+            var changes: [ModelChange] = enums.keys.sorted().flatMap { enums[$0]?.changes ?? [] }
             var byEntity: [String: [ModelChange]] = [:]
             let continued = Set(
                 origins[index].values.compactMap { origin -> String? in
@@ -91,7 +92,7 @@ struct MigrationPlanner {
                         change.hook = hook
                         change.summary += " (hook \(hook))"
                         change.phase = 3
-                        change.statements = ["try \(sourceOwner.typeName).\(hook)(&tree)"]
+                        change.edits = [".run { tree in try \(sourceOwner.typeName).\(hook)(&tree) }"]
                         byEntity[source.name, default: []].append(change)
                     }
                     changes.append(change)
@@ -102,12 +103,12 @@ struct MigrationPlanner {
                             kind: .entityRenamed, entity: entity.name,
                             summary: "\(previous.name) renamed to \(entity.name)"))
                     entityChanges += propertyChanges(
-                        from: previous, to: entity, renames: origins[index], hookPrefix: hookPrefix, suffix: suffix,
-                        owner: owner)
+                        from: previous, to: entity, renames: origins[index], enums: enums, hookPrefix: hookPrefix,
+                        suffix: suffix, owner: owner)
                 case .same(let previous):
                     entityChanges += propertyChanges(
-                        from: previous, to: entity, renames: origins[index], hookPrefix: hookPrefix, suffix: suffix,
-                        owner: owner)
+                        from: previous, to: entity, renames: origins[index], enums: enums, hookPrefix: hookPrefix,
+                        suffix: suffix, owner: owner)
                 }
                 changes += entityChanges
                 byEntity[entity.name, default: []] += entityChanges
@@ -170,9 +171,99 @@ struct MigrationPlanner {
         return identifier == older.key || identifier == older.renamingIdentifier
     }
 
+    /// How an enum entity changed between two versions: the plan's lines, and what that does
+    /// to the values stored by properties that hold it.
+    struct EnumChanges {
+        /// The changes to its cases, as the plan prints them.
+        var changes: [ModelChange] = []
+        /// Stored values to rewrite, as Swift `KeyValue` expressions: old → new.
+        var replacements: [(from: String, to: String)] = []
+        /// Why stored values may no longer decode (a removed case, a changed type): a hook.
+        var lossy: [String] = []
+    }
+
+    /// The changes of every enum entity that keeps its name from `old` to `new`, by name. (An
+    /// enum that is renamed changes the destination of the properties holding it: a hook.)
+    static func enumChanges(old: ResolvedModel, new: ResolvedModel) -> [String: EnumChanges] {
+        var result: [String: EnumChanges] = [:]
+        for entity in new.entities where entity.kind != .structure {
+            guard let previous = old.entities.first(where: { $0.name == entity.name && $0.kind != .structure }) else {
+                continue
+            }
+            var diff = EnumChanges()
+            let name = entity.name
+            guard previous.kind == entity.kind else {
+                diff.changes.append(
+                    ModelChange(
+                        kind: .enumCaseChanged, entity: name,
+                        summary: "\(name) changed from \(describe(previous.kind)) to \(describe(entity.kind))"))
+                diff.lossy.append("cases are stored another way")
+                result[name] = diff
+                continue
+            }
+            var matched: Set<String> = []
+            for item in entity.cases {
+                let earlier =
+                    previous.cases.first(where: { $0.key == item.key && !matched.contains($0.key) })
+                    ?? previous.cases.first(where: {
+                        guard let identifier = item.renamingIdentifier, !matched.contains($0.key) else { return false }
+                        return identifier == $0.key || identifier == $0.renamingIdentifier
+                    })
+                guard let earlier else {
+                    diff.changes.append(
+                        ModelChange(kind: .enumCaseAdded, entity: name, summary: "\(name).\(item.key) added"))
+                    continue
+                }
+                matched.insert(earlier.key)
+                if earlier.key != item.key {
+                    diff.changes.append(
+                        ModelChange(
+                            kind: .enumCaseRenamed, entity: name,
+                            summary: "\(name).\(earlier.key) renamed to \(item.key)"))
+                    // An associated-value case is stored under its name.
+                    if entity.kind == .associatedEnum { diff.lossy.append("case \(earlier.key) was renamed") }
+                }
+                if let from = earlier.rawValue, let to = item.rawValue, from != to {
+                    diff.changes.append(
+                        ModelChange(
+                            kind: .enumCaseChanged, entity: name,
+                            summary: "\(name).\(item.key) stored as \(SwiftNames.commentText(to)) instead of "
+                                + SwiftNames.commentText(from)))
+                    let wrap = { (literal: String) in
+                        literal.hasPrefix("\"") ? ".string(\(literal))" : ".int(\(literal))"
+                    }
+                    diff.replacements.append((wrap(from), wrap(to)))
+                }
+                if earlier.associatedType != item.associatedType {
+                    diff.changes.append(
+                        ModelChange(
+                            kind: .enumCaseChanged, entity: name,
+                            summary: "\(name).\(item.key) holds \(item.associatedType ?? "nothing") instead of "
+                                + (earlier.associatedType ?? "nothing")))
+                    diff.lossy.append("case \(item.key) holds another type")
+                }
+            }
+            for earlier in previous.cases where !matched.contains(earlier.key) {
+                diff.changes.append(
+                    ModelChange(kind: .enumCaseRemoved, entity: name, summary: "\(name).\(earlier.key) removed"))
+                diff.lossy.append("case \(earlier.key) was removed")
+            }
+            if !diff.changes.isEmpty { result[name] = diff }
+        }
+        return result
+    }
+
+    private static func describe(_ kind: ResolvedEntity.Kind) -> String {
+        switch kind {
+        case .structure: "a struct"
+        case .rawEnum(let rawType): "an enum of \(rawType) raw values"
+        case .associatedEnum: "an enum with associated values"
+        }
+    }
+
     private func propertyChanges(
-        from old: ResolvedEntity, to new: ResolvedEntity, renames: [String: Origin], hookPrefix: String?,
-        suffix: String, owner: ResolvedEntity?
+        from old: ResolvedEntity, to new: ResolvedEntity, renames: [String: Origin], enums: [String: EnumChanges],
+        hookPrefix: String?, suffix: String, owner: ResolvedEntity?
     ) -> [ModelChange] {
         let before = old.properties.filter { !$0.isTransient }
         let after = new.properties.filter { !$0.isTransient }
@@ -184,7 +275,7 @@ struct MigrationPlanner {
             change.hook = name
             change.summary += " (hook \(name))"
             change.phase = 3
-            change.statements = ["try \(owner.typeName).\(name)(&tree)"]
+            change.edits = [".run { tree in try \(owner.typeName).\(name)(&tree) }"]
         }
         for property in after {
             let place = "\(new.name).\(property.key)"
@@ -200,9 +291,7 @@ struct MigrationPlanner {
                 } else if let value = property.defaultValue {
                     change.summary += " (default \(SwiftNames.commentText(value)))"
                     change.phase = 2
-                    change.statements = [
-                        "if tree[\(key)]?.isNull ?? true { tree[\(key)] = \(Self.keyValue(value, of: property)) }"
-                    ]
+                    change.edits = [Self.fill(key, value, of: property)]
                 } else {
                     change.summary += ", required without a default"
                     hook(for: property, &change)
@@ -216,21 +305,34 @@ struct MigrationPlanner {
                     kind: .propertyRenamed, entity: new.name, property: property.key,
                     summary: "\(new.name).\(previous.key) renamed to \(property.key)")
                 let oldKey = SwiftNames.literal(previous.key)
-                change.statements = [
-                    "if tree[\(oldKey)] != nil { try tree.rename(KeyValuePath([.key(\(oldKey))]), to: \(key)) }"
-                ]
+                change.edits = [".rename(\(oldKey), to: \(key))"]
                 changes.append(change)
             }
             changes += typeChanges(from: previous, to: property, entity: new.name, renames: renames, hook: hook)
+            if let info = property.relationship, info.destination == previous.relationship?.destination,
+                let held = enums[info.destination], !held.lossy.isEmpty || !held.replacements.isEmpty
+            {
+                var change = ModelChange(
+                    kind: .enumValuesChanged, entity: new.name, property: property.key,
+                    summary: "\(place) holds \(info.destination)")
+                if held.lossy.isEmpty {
+                    change.summary += ": stored values rewritten"
+                    change.phase = 1
+                    let pairs = held.replacements.map { "\($0.from): \($0.to)" }.joined(separator: ", ")
+                    change.edits = [".replaceValues(\(key), [\(pairs)])"]
+                } else {
+                    change.summary += ", whose \(held.lossy.joined(separator: ", "))"
+                    hook(for: property, &change)
+                }
+                changes.append(change)
+            }
             if previous.isOptional && !property.isOptional && property.relationship?.isToMany != true {
                 var change = ModelChange(
                     kind: .madeRequired, entity: new.name, property: property.key, summary: "\(place) made required")
                 if let value = property.defaultValue {
                     change.summary += " (default \(SwiftNames.commentText(value)))"
                     change.phase = 2
-                    change.statements = [
-                        "if tree[\(key)]?.isNull ?? true { tree[\(key)] = \(Self.keyValue(value, of: property)) }"
-                    ]
+                    change.edits = [Self.fill(key, value, of: property)]
                 } else {
                     change.summary += " without a default"
                     hook(for: property, &change)
@@ -248,7 +350,7 @@ struct MigrationPlanner {
                 kind: .propertyRemoved, entity: new.name, property: property.key,
                 summary: "\(new.name).\(property.key) removed")
             change.phase = 4
-            change.statements = ["tree[\(SwiftNames.literal(property.key))] = nil"]
+            change.edits = [".remove(\(SwiftNames.literal(property.key)))"]
             changes.append(change)
         }
         return changes
@@ -281,9 +383,7 @@ struct MigrationPlanner {
                     summary: "\(place) widened from \(from.rawValue) to \(to.rawValue)")
                 if to == .double && from != .float {
                     change.phase = 1
-                    change.statements = [
-                        "if case .int(let number)? = tree[\(key)] { tree[\(key)] = .double(Double(number)) }"
-                    ]
+                    change.edits = [".integerToDouble(\(key))"]
                 }
                 return [change]
             }
@@ -314,10 +414,7 @@ struct MigrationPlanner {
                 var change = ModelChange(
                     kind: .becameToMany, entity: entity, property: new.key, summary: "\(place) became to-many")
                 change.phase = 1
-                change.statements = [
-                    "switch tree[\(key)] {", "case .array?: break", "case nil, .null?: tree[\(key)] = .array([])",
-                    "case let one?: tree[\(key)] = .array([one])", "}",
-                ]
+                change.edits = [".wrapInArray(\(key))"]
                 return [change]
             }
             return []
@@ -333,6 +430,15 @@ struct MigrationPlanner {
 
     private static func describe(_ info: ResolvedProperty.RelationshipInfo) -> String {
         "\(info.isToMany ? "to-many" : "to-one") \(info.destination)\(info.isReference ? " identifiers" : "")"
+    }
+
+    /// The edit that fills `key` (a Swift literal) with a property's default when it is absent
+    /// or null: a plain `.fill` when the default is a literal tree, else code that encodes it
+    /// (a static list of edits cannot hold a `try`).
+    static func fill(_ key: String, _ value: String, of property: ResolvedProperty) -> String {
+        let tree = keyValue(value, of: property)
+        guard tree.hasPrefix("try ") else { return ".fill(\(key), \(tree))" }
+        return ".run { tree in if tree[\(key)]?.isNull ?? true { tree[\(key)] = \(tree) } }"
     }
 
     /// A Swift expression of type `KeyValue` for a property's default (a Swift expression of

@@ -34,6 +34,19 @@ public struct ModelChange: Sendable, Hashable {
         /// A to-many relationship became to-one, or a relationship changed its destination or
         /// how it is stored (value or identifier), or became an attribute or the reverse.
         case relationshipChanged
+        /// A case of an enum entity is new.
+        case enumCaseAdded
+        /// A case of an enum entity is gone: stored values of it no longer decode (a hook on
+        /// each property holding the enum).
+        case enumCaseRemoved
+        /// A case of an enum entity was renamed (its renaming identifier names the old one).
+        case enumCaseRenamed
+        /// How an enum case is stored changed: its raw value (rewritten by the generated step),
+        /// or its raw type or associated value's type (a hook on each property holding the enum).
+        case enumCaseChanged
+        /// A property holding an enum whose stored values change: rewritten by the generated
+        /// step, or a hook where they cannot be.
+        case enumValuesChanged
     }
 
     /// What changed.
@@ -47,9 +60,9 @@ public struct ModelChange: Sendable, Hashable {
     /// The static function the entity's human file must implement for this change, or nil
     /// when the generated step does all of it.
     public var hook: String?
-    /// Swift statements on `tree` that carry the change out (empty for hooks and no-ops).
-    var statements: [String] = []
-    /// Where the statements run within a step: renames, then conversions, then defaults, then
+    /// Swift expressions of type `Migration.Edit` that carry the change out (empty for no-ops).
+    var edits: [String] = []
+    /// Where the edits run within a step: renames, then conversions, then defaults, then
     /// hooks, then removals (so a hook still sees the keys being removed).
     var phase: Int = 0
 

@@ -1,39 +1,33 @@
 import Foundation
 
 extension ModelDesign {
-    /// Reads a model design from disk.
+    /// Reads a model design from disk: its current version.
     ///
-    /// Accepts an `.xcdatamodeld` bundle (its current version, named by `.xccurrentversion`, or
-    /// the first version by name when that file is absent), an `.xcdatamodel` bundle, its
-    /// `contents` file, or a `.yaml`/`.yml`/`.json` design.
+    /// Accepts an `.xcdatamodeld` bundle, an `.xcdatamodel` bundle, its `contents` file, or a
+    /// `.yaml`/`.yml`/`.json` design (the last entry of its `versions:` list, if it has one).
+    /// A bundle is read at the version `.xccurrentversion` names, and only that version is
+    /// read, so a bundle whose order of versions is not certain still reads. Without that
+    /// file, a bundle of one version is read at it; of several, at the newest when their order
+    /// is certain (as ``DesignHistory/read(from:)`` finds it), else at the first by name.
     /// - Parameter url: The design's file URL.
     /// - Returns: The design, with warnings for what was skipped.
     /// - Throws: ``ModelGenError`` naming the file when it cannot be read or is not a model.
     public static func read(from url: URL) throws -> ModelDesign {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ModelGenError.unreadable(file: path, reason: "no such file or directory")
-        }
-        let name = url.deletingPathExtension().lastPathComponent
-        switch url.pathExtension.lowercased() {
-        case "xcdatamodeld":
-            let version = try currentVersion(of: url)
-            var design = try readXML(at: version.appendingPathComponent("contents"), name: name, file: path)
-            design.name = name
+        let source = try DesignSource.of(url)
+        switch source {
+        case .bundle(let bundle):
+            let version = try currentVersion(of: bundle)
+            var design = try readXML(
+                at: version.appendingPathComponent("contents"), name: source.name, file: url.path)
+            design.name = source.name
             return design
-        case "xcdatamodel":
-            return try readXML(at: url.appendingPathComponent("contents"), name: name, file: path)
-        case "yaml", "yml", "json":
-            var reader = TreeDesignReader(file: path)
-            return try reader.read(try designTree(at: url), name: name)
-        default:
-            if url.lastPathComponent == "contents" || url.pathExtension.lowercased() == "xml" {
-                let bundle = url.deletingLastPathComponent().deletingPathExtension().lastPathComponent
-                return try readXML(at: url, name: url.lastPathComponent == "contents" ? bundle : name, file: path)
-            }
-            throw ModelGenError.notAModel(
-                file: path, reason: "expected .xcdatamodeld, .xcdatamodel, contents, .yaml, .yml or .json")
+        case .version(let version):
+            return try readXML(at: version.appendingPathComponent("contents"), name: source.name, file: url.path)
+        case .contents(let file, let name):
+            return try readXML(at: file, name: name, file: url.path)
+        case .tree(let file):
+            var reader = TreeDesignReader(file: url.path)
+            return try reader.read(try designTree(at: file), name: source.name)
         }
     }
 
@@ -72,8 +66,12 @@ extension ModelDesign {
             return version
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? []
-        guard let first = entries.filter({ $0.hasSuffix(".xcdatamodel") }).sorted().first else {
+        let versions = entries.filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+        guard let first = versions.first else {
             throw ModelGenError.notAModel(file: bundle.path, reason: "the bundle holds no .xcdatamodel version")
+        }
+        if versions.count > 1, let history = try? DesignHistory.read(from: bundle) {
+            return bundle.appendingPathComponent("\(history.current.name).xcdatamodel")
         }
         return bundle.appendingPathComponent(first)
     }

@@ -93,7 +93,7 @@ struct RenderContext {
         _ entity: ResolvedEntity, _ migrations: MigrationPlanner.EntityMigrations
     ) -> [String: Any] {
         let steps = migrations.steps.map { step -> [String: Any] in
-            let lines = step.changes.flatMap(\.statements)
+            let lines = step.changes.flatMap(\.edits)
             let summaries = step.changes.isEmpty ? ["no stored change"] : step.changes.map(\.summary)
             return [
                 "from": step.from, "to": step.to,

@@ -52,7 +52,9 @@ extension ModelResolver {
                         file: file, entity: entity.name, reason: "the raw value \(literal) is used twice")
                 }
                 result.cases.append(
-                    ResolvedCase(key: attribute.name, swiftName: swiftName, rawValue: literal, associatedType: nil))
+                    ResolvedCase(
+                        key: attribute.name, swiftName: swiftName, rawValue: literal, associatedType: nil,
+                        renamingIdentifier: attribute.renamingIdentifier))
             }
         case .some(let type):
             throw ModelGenError.invalidEnum(
@@ -67,14 +69,14 @@ extension ModelResolver {
                     result.cases.append(
                         ResolvedCase(
                             key: attribute.name, swiftName: try checkName(attribute.name), rawValue: nil,
-                            associatedType: property.type))
+                            associatedType: property.type, renamingIdentifier: attribute.renamingIdentifier))
                 }
                 for relationship in member.relationships {
                     guard let property = try resolveRelationship(relationship, of: member) else { continue }
                     result.cases.append(
                         ResolvedCase(
                             key: relationship.name, swiftName: try checkName(relationship.name), rawValue: nil,
-                            associatedType: property.type))
+                            associatedType: property.type, renamingIdentifier: relationship.renamingIdentifier))
                 }
             }
         }

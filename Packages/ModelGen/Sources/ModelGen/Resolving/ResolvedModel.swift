@@ -77,4 +77,7 @@ struct ResolvedCase: Sendable {
     var rawValue: String?
     /// The associated value's type of an associated-value enum.
     var associatedType: String?
+    /// The case's renaming identifier (Xcode's Renaming ID, YAML's `renamedFrom`): the name of
+    /// the case it continues in an older version.
+    var renamingIdentifier: String? = nil
 }
