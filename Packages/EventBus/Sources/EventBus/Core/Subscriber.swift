@@ -135,7 +135,8 @@ class Subscriber: @unchecked Sendable {
         case .anyEvent: what = "every event"
         }
         return SubscriptionInfo(
-            topic: what, senderType: senderClass.map { String(describing: $0) }, file: "\(file)", line: Int(line), isSenderAlive: sender != nil)
+            topic: what, senderType: senderClass.map { String(describing: $0) }, file: "\(file)", line: Int(line),
+            isSenderAlive: sender != nil)
     }
 }
 
