@@ -67,4 +67,33 @@ struct JournalStorageTests {
         #expect(try decoder.decode(Note.self, from: try #require(journal[5].input)).text == "4 \(long)")
         #expect(journal.filter { $0.outcome == .succeeded }.count == 5)
     }
+
+    @Test("a command overwriting a record of its own kind, or of another, reads back with its own input")
+    func overwritesInPlace() throws {
+        let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 4)
+        // Many times round the ring with one plain inline kind: each record is written over the
+        // oldest, which holds the same kind.
+        for step in 0..<23 { try runner.execute(Move(x: step, y: step * 2, z: -step)) }
+        let decoder = JSONDecoder()
+        let moves = try runner.journal.map { try decoder.decode(Move.self, from: try #require($0.input)) }
+        #expect(moves.map(\.x) == [19, 20, 21, 22])
+        #expect(moves.map(\.y) == [38, 40, 42, 44])
+        #expect(moves.map(\.z) == [-19, -20, -21, -22])
+        // Then kinds taking each other's places: a plain one over a string-holding one, a wide
+        // one over a plain one, and back.
+        let long = String(repeating: "not a small string ", count: 8)
+        for step in 0..<9 {
+            switch step % 3 {
+            case 0: try runner.execute(Note(text: "\(step) \(long)"))
+            case 1: try runner.execute(Move(x: step, y: 0, z: 0))
+            default: try runner.execute(Wide(a: step, b: 0, c: 0, d: 0))
+            }
+        }
+        let journal = runner.journal
+        #expect(journal.map(\.name) == ["Wide", "Note", "Move", "Wide"])
+        #expect(try decoder.decode(Wide.self, from: try #require(journal[0].input)).a == 5)
+        #expect(try decoder.decode(Note.self, from: try #require(journal[1].input)).text == "6 \(long)")
+        #expect(try decoder.decode(Move.self, from: try #require(journal[2].input)).x == 7)
+        #expect(try decoder.decode(Wide.self, from: try #require(journal[3].input)).a == 8)
+    }
 }

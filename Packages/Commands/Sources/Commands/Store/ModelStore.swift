@@ -17,9 +17,17 @@ import Foundation
 /// for await change in store.changes { print(change.command, change.old, change.new) }
 /// ```
 public final class ModelStore<Model: Sendable>: @unchecked Sendable {
-    @usableFromInline struct Observer {
+    /// A change observer. A class, so that a notification calls each handler in place through
+    /// a borrowed reference: calling a closure read out of an array retained and released its
+    /// context, once per observer and change.
+    @usableFromInline final class Observer: Sendable {
         let id: UInt64
         @usableFromInline let handler: @Sendable (ModelChange<Model>) -> Void
+
+        init(id: UInt64, handler: @escaping @Sendable (ModelChange<Model>) -> Void) {
+            self.id = id
+            self.handler = handler
+        }
     }
 
     /// The store's mutable state, guarded by `lock` (except `current`, which only the writer
@@ -219,12 +227,18 @@ public final class ModelStore<Model: Sendable>: @unchecked Sendable {
     }
 
     /// Tells `observers` (from ``commit(_:)``) about `change`. Only called on the writer thread.
+    ///
+    /// Every handler borrows the caller's change, and is called in place from the array's
+    /// buffer: a copy of the change (which an autoclosure made here) is a generic value-witness
+    /// copy and destroy of two models and the command, and iterating by value retained each
+    /// handler's context.
     @inlinable
-    func notify(_ observers: [Observer], of change: @autoclosure () -> ModelChange<Model>) {
-        guard !observers.isEmpty else { return }
-        let change = change()
-        for observer in observers {
-            observer.handler(change)
+    func notify(_ observers: [Observer], of change: ModelChange<Model>) {
+        // `observers` keeps every observer alive for the loop.
+        observers.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.handler(change) }
+            }
         }
     }
 }

@@ -89,11 +89,11 @@ final class BusCore: @unchecked Sendable {
                 senders[key, default: Bucket()].append(subscriber)
             }
             noteSenderWatch()
-        } else {
-            channel?.everyone.append(subscriber)
+        } else if let channel {
+            channel.everyone.append(subscriber)
         }
         var replay: Replay?
-        if replayLast, let last = channel?.replayable(for: sender) {
+        if replayLast, let channel, let last = channel.replayable(for: sender) {
             if subscriber.isQueued {
                 subscriber.invoke(with: last.event)
             } else {
@@ -130,20 +130,26 @@ final class BusCore: @unchecked Sendable {
     /// then let its bucket drop it.
     func cancel(_ subscriber: Subscriber) {
         guard subscriber.cancel() else { return }
-        lock.withLock {
-            switch subscriber.topic {
-            case .type(let key):
-                noteCancelled(subscriber, in: channel(forType: key))
-            case .name(let name):
-                if let channel = names[name] {
-                    noteCancelled(subscriber, in: channel)
-                    if channel.isEmpty { names[name] = nil }
-                }
-            case .anyEvent:
-                guard let key = subscriber.senderKey else { return }
-                senders[key]?.noteCancelled(subscriber)
-                if senders[key]?.isEmpty == true { senders[key] = nil }
+        lock.lock()
+        defer { lock.unlock() }
+        switch subscriber.topic {
+        case .type(let key):
+            let channel = channel(forType: key)
+            if subscriber.senderKey == nil {
+                // The common case, inline: a subscription to a type from any sender.
+                channel.everyone.noteCancelled(subscriber)
+            } else {
+                noteCancelled(subscriber, in: channel)
             }
+        case .name(let name):
+            if let channel = names[name] {
+                noteCancelled(subscriber, in: channel)
+                if channel.isEmpty { names[name] = nil }
+            }
+        case .anyEvent:
+            guard let key = subscriber.senderKey else { return }
+            senders[key]?.noteCancelled(subscriber)
+            if senders[key]?.isEmpty == true { senders[key] = nil }
         }
     }
 

@@ -39,7 +39,9 @@ class Subscriber: @unchecked Sendable {
     /// Held weakly and compared by identity; set once, in `init`. Weak loads are thread-safe.
     private(set) weak var sender: AnyObject?
     let senderKey: ObjectIdentifier?
-    let senderType: String?
+    /// The sender's class, named only for a leak report: a metatype costs nothing to keep,
+    /// where a name string was made for every sender watch and released with every subscriber.
+    let senderClass: AnyObject.Type?
     let eventType: Any.Type
     let file: StaticString
     let line: UInt
@@ -77,10 +79,11 @@ class Subscriber: @unchecked Sendable {
     ) {
         self.id = id
         self.topic = topic
-        self.sender = sender
+        // Only when there is one: assigning nil to the weak reference is a runtime call.
+        if let sender { self.sender = sender }
         self.filtersSender = sender != nil
         self.senderKey = sender.map(ObjectIdentifier.init)
-        self.senderType = sender.map { String(describing: type(of: $0)) }
+        self.senderClass = sender.map { type(of: $0) }
         self.eventType = eventType
         self.receivesAnyEvent = receivesAnyEvent
         self.isQueued = isQueued
@@ -132,7 +135,8 @@ class Subscriber: @unchecked Sendable {
         case .anyEvent: what = "every event"
         }
         return SubscriptionInfo(
-            topic: what, senderType: senderType, file: "\(file)", line: Int(line), isSenderAlive: sender != nil)
+            topic: what, senderType: senderClass.map { String(describing: $0) }, file: "\(file)", line: Int(line),
+            isSenderAlive: sender != nil)
     }
 }
 

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// A reader — in this process or another — sees either the whole old file or the whole new
 /// one, never a mix, because `rename(2)` within one folder is atomic. A process killed mid-save
-/// leaves at most a temporary file named `.~<name>.<pid>.<random>.tmp`, which
+/// leaves at most a temporary file named `.~<name>.<pid>.<n>.tmp`, which
 /// ``removeAbandonedTemporaries(in:)`` deletes once that process is gone.
 enum AtomicFile {
     /// Whether `name` is one of the store's own files (temporary, lock), never a user key.
@@ -48,10 +48,10 @@ enum AtomicFile {
         do {
             let (destination, mode) = try resolve(url)
             let folder = destination.deletingLastPathComponent()
-            let name = folder.appendingPathComponent(
-                ".~\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            let (name, descriptor) = try createTemporary(for: destination, in: folder)
+            // Only a name this save created is ours to remove if the save fails.
             temporary = name
-            try writeFile(data, to: name, mode: mode, sync: durability != .none)
+            try writeFile(data, to: descriptor, mode: mode, sync: durability != .none)
             try attributes.apply(to: name)
             try rename(name, to: destination)
             if durability == .fileAndFolder { try syncFolder(folder) }
@@ -113,12 +113,36 @@ enum AtomicFile {
         }
     }
 
-    private static func writeFile(_ data: Data, to url: URL, mode: mode_t?, sync: Bool) throws(POSIXError) {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { return -1 }
-            return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates the temporary file a save of `destination` writes, exclusively, and opens it.
+    ///
+    /// The first choice is this process's fixed name, `.~<name>.<pid>.0.tmp`: the common save
+    /// then needs no random number (a `getrandom(2)` call). When that name is taken — another
+    /// save of the same key in this process is in flight, or a dead process with a reused pid
+    /// left it — the save takes a random name instead (`.~<name>.<pid>.<random>.tmp`), so no
+    /// two saves ever write one file. The names are built with `isDirectory: false`, which spares
+    /// `URL` a `stat(2)` of a path that does not exist yet.
+    private static func createTemporary(for destination: URL, in folder: URL) throws(POSIXError) -> (URL, Int32) {
+        let prefix = ".~\(destination.lastPathComponent).\(getpid())."
+        var suffix: UInt32 = 0
+        while true {
+            let name = folder.appendingPathComponent("\(prefix)\(suffix).tmp", isDirectory: false)
+            let descriptor = name.withUnsafeFileSystemRepresentation { path -> Int32 in
+                guard let path else {
+                    errno = ENAMETOOLONG
+                    return -1
+                }
+                return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            }
+            if descriptor >= 0 { return (name, descriptor) }
+            if errno == EINTR { continue }
+            if errno != EEXIST { throw POSIXError(code(errno)) }
+            suffix = UInt32.random(in: 1...UInt32.max)
         }
-        if descriptor < 0 { throw POSIXError(code(errno)) }
+    }
+
+    /// Writes `data` to the open temporary file `descriptor`, flushes it when `sync`, and
+    /// closes it (also when a step fails).
+    private static func writeFile(_ data: Data, to descriptor: Int32, mode: mode_t?, sync: Bool) throws(POSIXError) {
         var failure: Int32 = 0
         // The file being replaced keeps its permissions (the umask only shapes new files).
         if let mode, fchmod(descriptor, mode) != 0 { failure = errno }
