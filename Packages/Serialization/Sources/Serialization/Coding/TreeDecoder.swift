@@ -77,7 +77,7 @@ final class TreeDecoder: Decoder {
         }
         var value = value
         if let versioned = T.self as? any Versioned.Type {
-            value = try Migrator.migrate(value, to: versioned, at: node)
+            value = try Migrator.migrate(value, to: versioned, at: node, stampingAlways: false)
         }
         let savedValue = self.value
         let savedNode = self.node

@@ -1,8 +1,14 @@
 /// Runs a ``Versioned`` model's migrations on its raw tree.
 enum Migrator {
     /// The tree of a `Model` value brought to the current version; `path` locates it in errors.
+    ///
+    /// With `stampingAlways` false (the decoder's use), a tree that stored no version and that no
+    /// step changed comes back as it was, without the current version added: the decoder only
+    /// reads it, and adding the key would copy every such nested value (an entity whose
+    /// versions never changed it, in an array of thousands). A stored version is always
+    /// replaced, so a value never reads as older than its data.
     static func migrate<Model: Versioned>(
-        _ tree: KeyValue, to model: Model.Type, at node: PathNode
+        _ tree: KeyValue, to model: Model.Type, at node: PathNode, stampingAlways: Bool = true
     ) throws(SerializationError) -> KeyValue {
         let current = Model.version.modelVersion
         let key = Model.versionKey
@@ -14,7 +20,8 @@ enum Migrator {
         }
         let migrations = Model.migrations
         var version: ModelVersion
-        if let stored = tree[key], !stored.isNull {
+        let storedVersion = tree[key]
+        if let stored = storedVersion, !stored.isNull {
             guard let parsed = ModelVersion(stored) else {
                 throw .typeMismatch(
                     expected: "a model version (integer or string)", found: stored.kindName,
@@ -32,10 +39,14 @@ enum Migrator {
         if version == current { return tree }
         if version > current { throw .newerVersion(found: version, current: current, location) }
         var tree = tree
-        // The first change copies the stored object (the decoder's tree still holds it): copy it
-        // once, with room for every key the edits and the version stamp may add, so no step
-        // grows it again.
-        if case .object(var object) = tree {
+        // The first step that changes the tree copies the stored object (the decoder's tree
+        // still holds it): it is copied then, once, with room for every key the edits and the
+        // version stamp may add, so no step grows it again. A step with no edits (an entity the
+        // version left alone) changes nothing, so a chain of only those copies nothing.
+        var copied = false
+        func copyOnce(_ tree: inout KeyValue) {
+            guard !copied, case .object(var object) = tree else { return }
+            copied = true
             tree = .null
             object.entries.reserveCapacity(
                 object.entries.count + 1 + migrations.reduce(0) { $0 + Migration.Edit.additions($1.edits ?? []) })
@@ -55,10 +66,13 @@ enum Migrator {
             do {
                 // Edits are applied here rather than through `body`: the same result, without
                 // a closure call per step.
-                // A step with no edits (an entity the version left alone) costs nothing.
                 if let edits = step.edits {
-                    if !edits.isEmpty || !Self.isObject(tree) { try Migration.Edit.apply(edits, to: &tree) }
+                    if !edits.isEmpty || !Self.isObject(tree) {
+                        copyOnce(&tree)
+                        try Migration.Edit.apply(edits, to: &tree)
+                    }
                 } else {
+                    copyOnce(&tree)
                     try step.body(&tree)
                 }
             } catch let error as SerializationError {
@@ -74,7 +88,7 @@ enum Migrator {
             steps += 1
             if steps > migrations.count { throw .noMigrationPath(from: version, to: current, location) }
         }
-        tree[key] = current.keyValue
+        if stampingAlways || copied || storedVersion != nil { tree[key] = current.keyValue }
         return tree
     }
 
