@@ -277,6 +277,18 @@ struct MigrationPlanner {
             change.phase = 3
             change.edits = [".run { tree in try \(owner.typeName).\(name)(&tree) }"]
         }
+        // A value the stored data may lack: the design's default fills it in a generated step;
+        // without one only the user can say what it is (a hook), and `missing` says so.
+        func fillDefault(of property: ResolvedProperty, else missing: String, _ change: inout ModelChange) {
+            if let value = property.defaultValue {
+                change.summary += " (default \(SwiftNames.commentText(value)))"
+                change.phase = 2
+                change.edits = [Self.fill(SwiftNames.literal(property.key), value, of: property)]
+            } else {
+                change.summary += missing
+                hook(for: property, &change)
+            }
+        }
         for property in after {
             let place = "\(new.name).\(property.key)"
             let key = SwiftNames.literal(property.key)
@@ -288,13 +300,8 @@ struct MigrationPlanner {
                     kind: .propertyAdded, entity: new.name, property: property.key, summary: "\(place) added")
                 if property.isOptional {
                     change.summary += " (optional)"
-                } else if let value = property.defaultValue {
-                    change.summary += " (default \(SwiftNames.commentText(value)))"
-                    change.phase = 2
-                    change.edits = [Self.fill(key, value, of: property)]
                 } else {
-                    change.summary += ", required without a default"
-                    hook(for: property, &change)
+                    fillDefault(of: property, else: ", required without a default", &change)
                 }
                 changes.append(change)
                 continue
@@ -329,14 +336,7 @@ struct MigrationPlanner {
             if previous.isOptional && !property.isOptional && property.relationship?.isToMany != true {
                 var change = ModelChange(
                     kind: .madeRequired, entity: new.name, property: property.key, summary: "\(place) made required")
-                if let value = property.defaultValue {
-                    change.summary += " (default \(SwiftNames.commentText(value)))"
-                    change.phase = 2
-                    change.edits = [Self.fill(key, value, of: property)]
-                } else {
-                    change.summary += " without a default"
-                    hook(for: property, &change)
-                }
+                fillDefault(of: property, else: " without a default", &change)
                 changes.append(change)
             } else if !previous.isOptional && property.isOptional && property.relationship?.isToMany != true {
                 changes.append(
