@@ -44,13 +44,17 @@ extension CommandRunner {
             let state = records.state
             let head = store.current
             let opensGroup = needsSave && state.pointee.group == nil
-            // The history as it was, to restore if the group's save fails: taken before `edit`
-            // changes it, once per group.
-            let checkpoint = opensGroup && recordsUndo ? state.pointee.history.checkpoint() : nil
-            guard let new = edit(&state.pointee.history, head) else { return nil }
+            // The history as it was, to restore if the group's save fails: kept from before
+            // `edit` changes it, once per group.
+            let rollsBack = opensGroup && recordsUndo
+            if rollsBack { state.pointee.history.beginRollback() }
+            guard let new = edit(&state.pointee.history, head) else {
+                if rollsBack { state.pointee.history.endRollback() }
+                return nil
+            }
             if opensGroup {
                 store.storage.pointee.announced = (head, store.version)
-                state.pointee.group = CommitGroup(checkpoint: checkpoint)
+                state.pointee.group = CommitGroup(rollsBackHistory: rollsBack)
             }
             store.current = new
             store.version &+= 1
@@ -77,7 +81,7 @@ extension CommandRunner {
             let state = records.state
             if state.pointee.group == nil, joinsSave, saveStep != nil {
                 store.storage.pointee.announced = (store.current, store.version)
-                state.pointee.group = CommitGroup(checkpoint: nil)
+                state.pointee.group = CommitGroup(rollsBackHistory: false)
             }
             return state.pointee.group != nil
         }
@@ -128,7 +132,9 @@ extension CommandRunner {
                 // Forward, never back: an async command that staged on the rolled-back head
                 // must see that the model moved.
                 store.version &+= 1
-                if let checkpoint = group?.checkpoint { state.pointee.history.restore(checkpoint) }
+                if group?.rollsBackHistory == true { state.pointee.history.rollBack() }
+            } else if group?.rollsBackHistory == true {
+                state.pointee.history.endRollback()
             }
             store.storage.pointee.announced = nil
             return (group, store.observers)
@@ -142,13 +148,14 @@ extension CommandRunner {
 /// The changes committed to the head while a save is pending, in commit order, and the undo
 /// history to go back to if the save fails.
 struct CommitGroup<Model: Sendable> {
-    /// The history before the group's first change; nil when undo is off or the group was
-    /// opened by a change that records no step.
-    var checkpoint: UndoHistory<Model>.Checkpoint?
+    /// Whether the undo history keeps how to go back to before the group's first change
+    /// (``UndoHistory/beginRollback()``); false when undo is off or the group was opened by a
+    /// change that records no step.
+    let rollsBackHistory: Bool
     var settlements: [Settlement<Model>] = []
 
-    init(checkpoint: UndoHistory<Model>.Checkpoint?) {
-        self.checkpoint = checkpoint
+    init(rollsBackHistory: Bool) {
+        self.rollsBackHistory = rollsBackHistory
     }
 }
 

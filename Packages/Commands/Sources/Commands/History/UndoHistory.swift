@@ -97,6 +97,13 @@ struct UndoHistory<Model: Sendable> {
     @usableFromInline var groups: [String] = []
     /// Whether the outermost open group already has its step in the past.
     @usableFromInline var groupHasStep = false
+    /// While a save group is pending: how to bring the past and future back to where they were
+    /// when it opened (``beginRollback()``); nil otherwise.
+    @usableFromInline var rollback: Rollback?
+    /// The steps a full ring pushed out since ``beginRollback()``, oldest first: the part of the
+    /// rollback that ``appendPast(_:_:)`` writes. Kept apart from ``rollback`` so its storage is
+    /// reused from group to group instead of allocated for each.
+    @usableFromInline var pushedOut: [PastStep] = []
 
     init(limit: Int) {
         past = Ring(capacity: limit)
@@ -115,6 +122,7 @@ struct UndoHistory<Model: Sendable> {
 
     @inlinable
     mutating func appendPast(_ snapshot: consuming Model, _ info: consuming Info) {
+        if _slowPath(rollback != nil) { keepOldestBeforeAppend() }
         past.append(PastStep(snapshot: snapshot, info: info))
     }
 
@@ -139,6 +147,7 @@ struct UndoHistory<Model: Sendable> {
         case .skip:
             return
         case .clearHistory:
+            if rollback != nil { keepWholePast() }
             past.removeAll()
             future.removeAll()
             groupHasStep = false
@@ -174,6 +183,7 @@ struct UndoHistory<Model: Sendable> {
     /// Takes the latest past step, pushing `present` to the future; nil when there is none.
     @inlinable
     mutating func undo(present: Model) -> Step? {
+        if rollback != nil { keepWholePast() }
         guard let taken = past.popLast() else { return nil }
         let step = Step(label: taken.info.label, snapshot: taken.snapshot, coalescingKey: nil)
         future.append(Step(label: step.label, snapshot: present, coalescingKey: nil))
@@ -192,26 +202,65 @@ struct UndoHistory<Model: Sendable> {
 }
 
 extension UndoHistory {
-    /// The past and future as they are now, to go back to if the changes recorded after this
-    /// point are rolled back (their save failed). Open groups are not part of it: they are the
-    /// caller's, opened and closed outside any commit.
-    struct Checkpoint {
-        var past: [PastStep]
-        var future: [Step]
-        var groupHasStep: Bool
+    /// What ``rollBack()`` needs to put the history back as it was when a save group opened.
+    ///
+    /// A save group usually only appends steps, so the rollback does not copy the past: it
+    /// keeps how many steps there were, and the steps a full ring pushes out meanwhile
+    /// (``pushedOut``). The past as it was is then the first `count` of the pushed-out steps
+    /// followed by the ring's. Only an undo or a cleared history inside the group, which take
+    /// steps out, copy the past first (``keepWholePast()``).
+    @usableFromInline
+    struct Rollback {
+        /// How many steps the past held.
+        let count: Int
+        /// The future, shared with the history's until it changes (copy on write).
+        let future: [Step]
+        let groupHasStep: Bool
+        /// The whole past, once a step was taken out of it.
+        var past: [PastStep]?
     }
 
-    /// Copies the past and future: a retain per step, paid once per group of saved commits.
-    func checkpoint() -> Checkpoint {
-        Checkpoint(past: past.elements, future: future, groupHasStep: groupHasStep)
+    /// Starts keeping what ``rollBack()`` needs, as the changes recorded from now on may be
+    /// rolled back (their save fails). Open groups are not part of it: they are the caller's,
+    /// opened and closed outside any commit. Costs no copy of the past.
+    mutating func beginRollback() {
+        rollback = Rollback(count: past.count, future: future, groupHasStep: groupHasStep, past: nil)
     }
 
-    /// Puts the past and future back as they were at `checkpoint`.
-    mutating func restore(_ checkpoint: Checkpoint) {
+    /// The changes recorded since ``beginRollback()`` stay: forget how to roll them back.
+    mutating func endRollback() {
+        rollback = nil
+        pushedOut.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts the past and future back as they were at ``beginRollback()``.
+    mutating func rollBack() {
+        guard let kept = rollback else { return }
+        let steps = kept.past ?? Array((pushedOut + past.elements).prefix(kept.count))
+        endRollback()
         past.removeAll()
-        for step in checkpoint.past { past.append(step) }
-        future = checkpoint.future
-        groupHasStep = checkpoint.groupHasStep
+        for step in steps { past.append(step) }
+        future = kept.future
+        groupHasStep = kept.groupHasStep
+    }
+
+    /// Before an append to a full ring drops the oldest step: keeps it, while it is one of the
+    /// steps the past had at ``beginRollback()``.
+    @usableFromInline
+    mutating func keepOldestBeforeAppend() {
+        guard let count = rollback?.count, rollback?.past == nil, past.count == past.capacity,
+            past.capacity > 0, pushedOut.count < count, let oldest = past.removeFirst()
+        else { return }
+        pushedOut.append(oldest)
+    }
+
+    /// Before a step is taken out of the past: copies the past as it was at ``beginRollback()``,
+    /// which the append-only record can no longer rebuild.
+    @usableFromInline
+    mutating func keepWholePast() {
+        guard let kept = rollback, kept.past == nil else { return }
+        rollback?.past = Array((pushedOut + past.elements).prefix(kept.count))
+        pushedOut.removeAll(keepingCapacity: true)
     }
 }
 

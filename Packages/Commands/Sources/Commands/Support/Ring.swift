@@ -80,6 +80,16 @@ struct Ring<Element> {
         return (slots + slot(count)).move()
     }
 
+    /// Removes and returns the oldest element.
+    @usableFromInline
+    mutating func removeFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = (slots + head).move()
+        head = head + 1 == allocated ? 0 : head + 1
+        count -= 1
+        return element
+    }
+
     /// The elements, oldest first.
     var elements: [Element] {
         (0..<count).map { slots[slot($0)] }
