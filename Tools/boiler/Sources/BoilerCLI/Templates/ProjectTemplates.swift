@@ -97,6 +97,9 @@ enum ProjectTemplates {
             TemplateFile(
                 "Tests/{{Name}}CoreTests/ImportNotesTests.swift", "app/Tests/CoreTests/ImportNotesTests.swift"),
         ]
+            // Note is a resource too: its create, update and delete commands and their tests come
+            // from the app resource templates, with Note's values.
+            + ResourceTemplates.appNote(module: module)
     }
 
     /// `boiler new --template server`: a Hummingbird 2 server whose domain runs through the kit. A

@@ -23,6 +23,10 @@ enum ResourceTemplates {
         var amongResources = true
         /// What wrote the files, for their first comment; nil for `boiler add resource <its arguments>`.
         var writtenBy: String? = nil
+        /// An app resource's model, which its commands change: nil for its own list (`TagList`).
+        var model: String? = nil
+        /// The property of that model holding the records.
+        var items = "items"
     }
 
     /// The names a resource's files use.
@@ -91,10 +95,11 @@ enum ResourceTemplates {
         return plan.map { TemplateFile($0.0, "\(appFolder)/\($0.1)", values) }
     }
 
-    /// The server template's own resource, `Note`: a text and a pin that starts false. Its
-    /// entity is designed in the project's model design (ModelGen writes the type; the project's
-    /// `Model/Note.swift` adds the initializer the commands use), and its activity log is a file of
-    /// the `server` folder; everything else comes from the same files as every resource's.
+    /// The server and app templates' own resource, `Note`: a text and a pin that starts false.
+    /// Its entity is designed in the project's model design (ModelGen writes the type; the
+    /// project's `Model/Note.swift` adds the initializer the commands use), and its extras (the
+    /// server's activity log; the app's pin and import commands, deep links and service) are files
+    /// of the template's own folder; everything else comes from the same files as every resource's.
     static let note = ResourceSpec(
         builtIn: "Note",
         fields: [
@@ -113,6 +118,24 @@ enum ResourceTemplates {
     static func serverNote(module: String) -> [TemplateFile] {
         let n = Names(spec: note, module: module, options: noteOptions)
         return server(n).filter { $0.source != .file("\(serverFolder)/Sources/Core/Model/Resource.swift") }
+    }
+
+    /// The app template's own resource, `Note`, and its values: its commands change the app's
+    /// model (`NotesModel.notes`), which holds the notes, rather than a list of their own.
+    static func appNoteOptions(module: String) -> Options {
+        Options(
+            amongResources: false,
+            writtenBy: "`boiler new` (the app template's resource `Note text:String pinned:Bool=false`)",
+            model: "\(module)Model", items: "notes")
+    }
+
+    /// The files of `Note` in an app project, rendered from the app resource templates: the
+    /// commands and their tests. The entity is designed (ModelGen) and the app's model holds the
+    /// notes, so `Resource.swift` and `ResourceList.swift` are not among them.
+    static func appNote(module: String) -> [TemplateFile] {
+        let n = Names(spec: note, module: module, options: appNoteOptions(module: module))
+        let own = ["Sources/Core/Model/Resource.swift", "Sources/Core/Model/ResourceList.swift"]
+        return app(n).filter { file in !own.contains { file.source == .file("\(appFolder)/\($0)") } }
     }
 
     /// Where the machine file that wires a server's resources in is.
@@ -180,6 +203,7 @@ enum ResourceTemplates {
             "appArguments": .text(n.options.amongResources ? "client, _, resources" : "client, domain, _"),
             "domain": .text(n.options.amongResources ? "resources.\(n.many)" : "domain"),
             "defaulted": list(defaulted), "anyDefaults": .flag(!defaulted.isEmpty),
+            "model": .text(n.options.model ?? "\(n.type)List"), "items": .text(n.options.items),
             "requiredJSON0": .text(raw(sampleJSON(required, 0))),
             "fieldList": .text(fields.map(\.argument).joined(separator: " ")),
             "writtenBy": .text(
