@@ -104,7 +104,7 @@ struct ServerTemplateTests {
         #expect(undonePage["total"] as? Int == 1)
         let (_, badTag) = try await HTTP.send("POST", base.appendingPathComponent("tags"), #"{"count": 3}"#)
         #expect(badTag.statusCode == 422)
-        // A body over a route's limit (each reads some 84 KB at most), sent as curl would: a 413
+        // A body over a route's limit (the notes read at most some 44 KB), sent as curl would: a 413
         // problem, not a 500 logged as a server failure; for the template's routes and an added resource's.
         let large = #"{"text": ""# + String(repeating: "a", count: 2 << 20) + #""}"#
         for path in ["notes", "tags"] {

@@ -210,6 +210,7 @@ enum ResourceTemplates {
                 n.options.writtenBy
                     ?? "`boiler add resource \(n.type) \(fields.map(\.argument).joined(separator: " "))`"),
             "fieldCount": .text("\(fields.count)"),
+            "bodyLimit": .text(bodyLimit(n)),
             "example": .text("{" + fields.map { "\"\($0.name)\": …" }.joined(separator: ", ") + "}"),
             "sampleJSON0": .text(raw(sampleJSON(fields, 0))),
             "firstJSON1": .text(raw(sampleJSON(Array(fields.prefix(1)), 1))),
@@ -241,6 +242,18 @@ enum ResourceTemplates {
                 ]
             } ?? [])
         return values
+    }
+
+    /// The most bytes `POST` and `PATCH` read: four UTF-8 bytes for each character a text field
+    /// may hold, plus 4 KB for the other fields, the keys and the JSON around them.
+    static func bodyLimit(_ n: Names) -> String {
+        let texts = n.spec.fields.filter { $0.type == .string }.count
+        let maximum = n.options.maximumTextLength ?? "maximum\(n.type)TextLength"
+        switch texts {
+        case 0: return "4096"
+        case 1: return "\(maximum) * 4 + 4096"
+        default: return "\(maximum) * 4 * \(texts) + 4096"
+        }
     }
 
     /// One record per Bool filter: the field's, plus the arguments of a create that sets it true
