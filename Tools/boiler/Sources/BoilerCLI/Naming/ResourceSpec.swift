@@ -17,6 +17,9 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         /// text without quotes, backslashes or `{{`. nil when the field must be given (or, for an
         /// optional field, starts as nil).
         public var defaultValue: String? = nil
+        /// The field's doc comment in the files, for a resource boiler defines itself (`Note`);
+        /// nil for "The <name>.". Not recorded: an added resource's fields are described by name.
+        var summary: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case name, type, optional

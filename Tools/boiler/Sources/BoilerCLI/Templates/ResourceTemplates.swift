@@ -103,8 +103,10 @@ enum ResourceTemplates {
     static let note = ResourceSpec(
         builtIn: "Note",
         fields: [
-            .init(name: "text", type: .string, optional: false),
-            .init(name: "pinned", type: .bool, optional: false, defaultValue: "false"),
+            .init(name: "text", type: .string, optional: false, summary: "The note's text; it must not be blank."),
+            .init(
+                name: "pinned", type: .bool, optional: false, defaultValue: "false",
+                summary: "Whether the note starts pinned."),
         ])
 
     /// Note's values: the error case and constant its projects have always had.
@@ -276,6 +278,7 @@ enum ResourceTemplates {
             fields.enumerated().map { index, field in
                 [
                     "name": .text(field.name), "nameLiteral": .text(SwiftSource.literal(field.name)),
+                    "summary": .text(field.summary ?? "The \(field.name)."),
                     "columnLiteral": .text(SwiftSource.literal(PartTemplates.snake(field.name))),
                     "swiftType": .text(field.swiftType), "baseType": .text(field.type.rawValue),
                     "optional": .flag(field.optional), "text": .flag(field.type == .string),
