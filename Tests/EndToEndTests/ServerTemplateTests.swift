@@ -23,13 +23,21 @@ struct ServerTemplateTests {
         // The resource is added before the first build, so the one build covers the template and
         // the generated resource (Hummingbird builds take minutes).
         let added = try await BoilerProcess.boiler(
-            ["add", "resource", "Tag", "name:String", "count:Int", "note:String?", "--project", project.path],
+            [
+                "add", "resource", "Tag", "name:String", "count:Int", "note:String?", "done:Bool=false", "--project",
+                project.path,
+            ],
             in: scratch.url)
         #expect(added.status == 0, "\(added.output)")
         #expect(added.output.contains("Wrote Sources/BoardCore/Generated/_Resources.swift"))
         let refused = try await BoilerProcess.boiler(
             ["add", "resource", "Tags", "name:String", "--project", project.path], in: scratch.url)
         #expect(refused.status == 64, "\(refused.output)")
+        // A default that would break out of its string literal is refused, naming the field.
+        let hostile = try await BoilerProcess.boiler(
+            ["add", "resource", "Label", #"title:String=a"b"#, "--project", project.path], in: scratch.url)
+        #expect(hostile.status == 64, "\(hostile.output)")
+        #expect(hostile.output.contains("the default of 'title'"), "\(hostile.output)")
         // One part of every kind, so the same build shows they compile and their tests pass.
         for (kind, name) in [
             ("command", "ArchiveNote"), ("route", "UserStats"), ("service", "Sync"), ("model", "Label"),
@@ -62,6 +70,7 @@ struct ServerTemplateTests {
         let note = try #require(try JSONSerialization.jsonObject(with: created) as? [String: Any])
         let id = try #require(note["id"] as? String)
         #expect(note["text"] as? String == "Milk")
+        #expect(note["pinned"] as? Bool == false)
 
         let (list, listResponse) = try await HTTP.send(
             "GET", URL(string: "\(base.absoluteString)/notes?q=Milk&limit=5")!)
@@ -89,9 +98,13 @@ struct ServerTemplateTests {
         #expect(tagsResponse.statusCode == 200)
         let tagPage = try #require(try JSONSerialization.jsonObject(with: tags) as? [String: Any])
         #expect(tagPage["total"] as? Int == 1)
+        // `done` has a default, so the POST without it made an undone tag, which the filter finds.
+        let (undone, _) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/tags?done=false")!)
+        let undonePage = try #require(try JSONSerialization.jsonObject(with: undone) as? [String: Any])
+        #expect(undonePage["total"] as? Int == 1)
         let (_, badTag) = try await HTTP.send("POST", base.appendingPathComponent("tags"), #"{"count": 3}"#)
         #expect(badTag.statusCode == 422)
-        // A body over a route's limit (each reads some 41 KB at most), sent as curl would: a 413
+        // A body over a route's limit (the notes read at most some 44 KB), sent as curl would: a 413
         // problem, not a 500 logged as a server failure; for the template's routes and an added resource's.
         let large = #"{"text": ""# + String(repeating: "a", count: 2 << 20) + #""}"#
         for path in ["notes", "tags"] {

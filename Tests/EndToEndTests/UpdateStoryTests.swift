@@ -68,6 +68,8 @@ struct UpdateStoryTests {
         #expect(
             try text("Sources/NotesCore/Model/Note.swift")
                 == todays("Sources/NotesCore/Model/Note.swift") + "\n// The owner's note: keep notes short.\n")
+        // The older file declared its own version; the merge hands it over to the design's.
+        #expect(try text("Sources/NotesCore/Model/Note.swift").contains("public static let version = designVersion"))
         let readme = try text("README.md")
         #expect(readme.contains("<<<<<<< yours: README.md\nMade with care by its owner.\n=======\n>>>>>>> boiler"))
         #expect(readme.hasPrefix(todays("README.md")))

@@ -96,6 +96,72 @@ struct ResourceTemplateOverrideTests {
                 == "// NoteCreated carries note\n")
     }
 
+    @Test(
+        "Note's commands, domain, routes, events and their tests come from the resource templates, with Note's values")
+    func noteIsAResource() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.server, in: temp)
+        let copies = [
+            "Sources/Core/Commands/ResourceCommands.swift": "Sources/NotesCore/Commands/NoteCommands.swift",
+            "Sources/Core/ResourceDomain.swift": "Sources/NotesCore/NoteDomain.swift",
+            "Sources/Core/HTTP/ResourceRoutes.swift": "Sources/NotesCore/HTTP/NoteRoutes.swift",
+            "Sources/Core/Model/ResourceEvents.swift": "Sources/NotesCore/Model/NoteEvents.swift",
+            "Tests/CoreTests/ResourceRoutesTests.swift": "Tests/NotesCoreTests/NoteRoutesTests.swift",
+            "Tests/CoreTests/ResourceCommandTests.swift": "Tests/NotesCoreTests/NoteCommandTests.swift",
+        ]
+        let copy =
+            "// {{type}} {{notFoundCase}}({{notFoundResource}}id:) {{maximumTextLength}} {{domain}}:"
+            + "{{#fields}} {{name}}{{#hasDefault}}={{defaultLiteral}}{{/hasDefault}}{{/fields}};"
+            + "{{#boolFilters}} ?{{name}}{{/boolFilters}}\n"
+        for template in copies.keys {
+            try write(Data(copy.utf8), to: ".boiler/templates/resource/\(template).mustache", in: folder)
+        }
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .server, packages: nil, kit: .path("/k"))
+        let plan = try Scaffolder(options: options).plan(in: folder, overrides: folder)
+        for path in copies.values.sorted() {
+            // Note keeps its error case and constant, and its tests reach it as the server's domain.
+            #expect(
+                plan.files.first { $0.path == path }?.contents
+                    == "// Note noteNotFound(id:) maximumNoteLength domain: text pinned=false; ?pinned\n", "\(path)")
+        }
+        // The entity is not among them: Note's type is designed (ModelGen), with its own file.
+        #expect(
+            plan.files.first { $0.path == "Sources/NotesCore/Model/Note.swift" }?.contents.contains("extension Note")
+                == true)
+        _ = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String", "done:Bool"], dryRun: false)
+        #expect(
+            try read(folder, "Sources/NotesCore/HTTP/TagRoutes.swift")
+                == "// Tag notFound(\"tag\", id:) maximumTagTextLength resources.tags: name done; ?done\n")
+    }
+
+    @Test("the app's Note commands and their tests come from the app resource templates, changing the app's model")
+    func appNoteIsAResource() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let copies = [
+            "Sources/Core/Commands/ResourceCommands.swift": "Sources/NotesCore/Commands/NoteCommands.swift",
+            "Tests/CoreTests/ResourceCommandsTests.swift": "Tests/NotesCoreTests/NoteCommandsTests.swift",
+        ]
+        let copy =
+            "// {{type}} in {{model}}.{{items}}:{{#fields}} {{name}}{{#hasDefault}}={{defaultLiteral}}{{/hasDefault}}{{/fields}}\n"
+        for template in copies.keys {
+            try write(Data(copy.utf8), to: ".boiler/templates/app-resource/\(template).mustache", in: folder)
+        }
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .app, packages: nil, kit: .path("/k"))
+        let plan = try Scaffolder(options: options).plan(in: folder, overrides: folder)
+        for path in copies.values.sorted() {
+            #expect(
+                plan.files.first { $0.path == path }?.contents == "// Note in NotesModel.notes: text pinned=false\n",
+                "\(path)")
+        }
+        // The designed entity and the app's model are the app's own files, not a resource's.
+        #expect(!plan.files.contains { $0.path.hasSuffix("NoteList.swift") })
+        _ = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], dryRun: false)
+        #expect(try read(folder, "Sources/NotesCore/Commands/TagCommands.swift") == "// Tag in TagList.items: name\n")
+    }
+
     /// Expects adding a resource to fail with an error `matches` accepts, leaving the project as it was.
     func expectRefused(
         in folder: URL, sourceLocation: SourceLocation = #_sourceLocation, _ matches: (BoilerError) -> Bool

@@ -43,13 +43,14 @@ struct ScaffolderTests {
             try plan(.app).files.map(\.path) == [
                 ".boiler.json", ".gitignore", "Makefile", "Package.swift", "README.md",
                 "Sources/Notes/main.swift", "Sources/NotesCore/Commands/AddNote.swift",
-                "Sources/NotesCore/Commands/ImportNotes.swift", "Sources/NotesCore/Commands/PinNote.swift",
+                "Sources/NotesCore/Commands/ImportNotes.swift", "Sources/NotesCore/Commands/NoteCommands.swift",
+                "Sources/NotesCore/Commands/PinNote.swift",
                 "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
                 "Sources/NotesCore/Generated/_Parts.swift",
                 "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NotesModel.swift",
                 "Sources/NotesCore/NotesApp.swift", "Sources/NotesCore/Routes/NoteRoutes.swift",
                 "Sources/NotesCore/Services/ActivityLogService.swift", "Tests/NotesCoreTests/ImportNotesTests.swift",
-                "Tests/NotesCoreTests/NotesAppTests.swift",
+                "Tests/NotesCoreTests/NoteCommandsTests.swift", "Tests/NotesCoreTests/NotesAppTests.swift",
             ])
         let manifest = try #require(try plan(.app).files.first { $0.path == "Package.swift" }).contents
         #expect(manifest.contains(#"plugins: [.plugin(name: "ModelGenPlugin", package: "boilerplate")]"#))

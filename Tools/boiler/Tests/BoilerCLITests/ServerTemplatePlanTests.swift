@@ -31,7 +31,8 @@ struct ServerTemplatePlanTests {
                 "Sources/NotesCore/NotesDatabase.swift", "Sources/NotesCore/NotesServer.swift",
                 "Sources/NotesCore/Services/NoteActivityLog.swift", "Tests/NotesCoreTests/NoteCommandTests.swift",
                 "Tests/NotesCoreTests/NoteRoutesTests.swift",
-                "Tests/NotesCoreTests/ProblemResponseTests.swift", "Tests/NotesCoreTests/TestServer.swift",
+                "Tests/NotesCoreTests/ProblemResponseTests.swift", "Tests/NotesCoreTests/SettingsTests.swift",
+                "Tests/NotesCoreTests/TestServer.swift",
             ])
     }
 

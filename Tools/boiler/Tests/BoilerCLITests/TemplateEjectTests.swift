@@ -39,7 +39,7 @@ struct TemplateEjectTests {
         let folder = try project(in: temp)
         let before = TemporaryFolder.listing(of: folder)
         let planned = try TemplateEjector(folder: folder).eject("server", dryRun: true)
-        #expect(planned.contains(".boiler/templates/server/Sources/Core/HTTP/NoteRoutes.swift.mustache"))
+        #expect(planned.contains(".boiler/templates/server/Sources/Core/HTTP/ProblemDetails.swift.mustache"))
         #expect(TemporaryFolder.listing(of: folder) == before)
     }
 

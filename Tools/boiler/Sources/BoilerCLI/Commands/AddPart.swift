@@ -19,7 +19,9 @@ struct AddPart: AsyncParsableCommand {
 
             'boiler add resource Tag name:String count:Int note:String?' adds a resource with typed \
             fields (String, Int, Double, Bool, Date, UUID; '?' makes one optional; quote it for \
-            the shell). In a server project: the entity (a queryable record in its own table), \
+            the shell). '=value' gives a non-optional String, Int, Double or Bool field a default \
+            that a create may leave out: 'done:Bool=false', 'rank:Int=3', 'label:String=To do' \
+            (plain printable text: no quotes, backslashes, backticks or '{{'). In a server project: the entity (a queryable record in its own table), \
             create/update/delete commands with events, REST routes at /tags (list with paging and \
             ?q= on the first String field, get, create, update, delete; 404/422 as problem \
             details) and their tests, wired in through the machine file \

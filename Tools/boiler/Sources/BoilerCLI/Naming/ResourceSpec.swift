@@ -12,12 +12,34 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         public var type: FieldType
         /// Whether the field may be nil (`Type?`).
         public var optional: Bool
+        /// The value a record takes when its creator does not give the field (`done:Bool=false`),
+        /// as checked text: `true`/`false`, a whole number, a finite number, or printable ASCII
+        /// text without quotes, backslashes or `{{`. nil when the field must be given (or, for an
+        /// optional field, starts as nil).
+        public var defaultValue: String? = nil
+        /// The field's doc comment in the files, for a resource boiler defines itself (`Note`);
+        /// nil for "The <name>.". Not recorded: an added resource's fields are described by name.
+        var summary: String? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case name, type, optional
+            case defaultValue = "default"
+        }
 
         /// The Swift type as written in a declaration: `String` or `String?`.
         var swiftType: String { type.rawValue + (optional ? "?" : "") }
 
-        /// The argument form: `name:String?`.
-        public var argument: String { "\(name):\(swiftType)" }
+        /// The argument form: `name:String?`, `done:Bool=false`.
+        public var argument: String { "\(name):\(swiftType)" + (defaultValue.map { "=\($0)" } ?? "") }
+
+        /// The default as a Swift expression (`false`, `0`, `1.5`, `"Untitled"`), or nil.
+        var defaultLiteral: String? {
+            guard let defaultValue else { return nil }
+            return type == .string ? SwiftSource.literal(defaultValue) : defaultValue
+        }
+
+        /// The default as JSON (`false`, `0`, `1.5`, `"Untitled"`), or nil.
+        var defaultJSON: String? { defaultLiteral }
     }
 
     /// The types a field may have: the ones every record backend can store and query.
@@ -121,10 +143,35 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         }
     }
 
+    /// The longest default a field may have, in characters.
+    static let maximumDefaultLength = 200
+
     static func field(_ argument: String) throws(BoilerError) -> Field {
         let part = "field"
-        try checkShape(argument, part: part, limit: maximumNameLength * 2)
-        let pieces = argument.split(separator: ":", omittingEmptySubsequences: false)
+        // Counted in UTF-8 bytes so a huge argument is refused without walking its characters.
+        guard argument.utf8.count <= maximumNameLength * 2 + 1 + maximumDefaultLength else {
+            throw .invalidResource(
+                part: part, value: argument,
+                reason: "it is longer than \(maximumNameLength * 2 + 1 + maximumDefaultLength) characters")
+        }
+        // `name:Type=default`: the default is checked on its own, as a value, not as a name.
+        let declaration: Substring
+        let defaultText: Substring?
+        if let equals = argument.firstIndex(of: "=") {
+            declaration = argument[..<equals]
+            defaultText = argument[argument.index(after: equals)...]
+        } else {
+            declaration = Substring(argument)
+            defaultText = nil
+        }
+        do {
+            try checkShape(String(declaration), part: part, limit: maximumNameLength * 2)
+        } catch {
+            // Named by the whole argument, as typed.
+            guard case .invalidResource(_, _, let reason) = error else { throw error }
+            throw .invalidResource(part: part, value: argument, reason: reason)
+        }
+        let pieces = declaration.split(separator: ":", omittingEmptySubsequences: false)
         guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else {
             throw .invalidResource(
                 part: part, value: argument,
@@ -157,7 +204,75 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         if let reason = reservedFields[name] {
             throw .invalidResource(part: part, value: argument, reason: reason)
         }
-        return Field(name: name, type: type, optional: optional)
+        var field = Field(name: name, type: type, optional: optional)
+        if let defaultText {
+            do {
+                field.defaultValue = try checkedDefault(String(defaultText), of: field)
+            } catch {
+                throw .invalidResource(part: part, value: argument, reason: "the default of '\(name)' \(error.reason)")
+            }
+        }
+        return field
+    }
+
+    /// Why a default cannot be used, in words that follow "the default of 'name'".
+    struct DefaultRefusal: Error {
+        var reason: String
+    }
+
+    /// `text` as the checked default of `field`, in its one canonical spelling (`7`, not `+07`).
+    static func checkedDefault(_ text: String, of field: Field) throws(DefaultRefusal) -> String {
+        let shown = BoilerError.shown(text)
+        if field.optional {
+            throw DefaultRefusal(
+                reason: "cannot be given: an optional field starts as nil; drop the '?' or the default")
+        }
+        switch field.type {
+        case .bool:
+            guard text == "true" || text == "false" else {
+                throw DefaultRefusal(reason: "is \(shown), which is not a Bool: write true or false")
+            }
+            return text
+        case .int:
+            guard let value = Int(text) else {
+                throw DefaultRefusal(reason: "is \(shown), which is not an Int: write a whole number such as 0 or -5")
+            }
+            return String(value)
+        case .double:
+            // Digits, one sign, a point and an exponent only: no `nan`, `inf` or hex.
+            let allowed = Set("0123456789+-.eE")
+            guard text.allSatisfy({ allowed.contains($0) }), let value = Double(text), value.isFinite else {
+                throw DefaultRefusal(reason: "is \(shown), which is not a finite Double: write a number such as 1.5")
+            }
+            return "\(value)"
+        case .string:
+            guard text.count <= maximumDefaultLength else {
+                throw DefaultRefusal(reason: "is longer than \(maximumDefaultLength) characters")
+            }
+            guard text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+                throw DefaultRefusal(
+                    reason: "is \(shown): use printable ASCII only (no line breaks, control characters or "
+                        + "lookalike letters)")
+            }
+            if let bad = ["\"", "\\", "`"].first(where: text.contains) {
+                throw DefaultRefusal(
+                    reason:
+                        "is \(shown), which holds '\(bad)': a default is plain text, without quotes, backticks or backslashes"
+                )
+            }
+            if text.contains("{{") || text.contains("}}") {
+                throw DefaultRefusal(reason: "is \(shown), which looks like a template tag ('{{' or '}}')")
+            }
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw DefaultRefusal(
+                    reason: "is blank, which the field's own check refuses: a text field must not be blank")
+            }
+            return text
+        case .date, .uuid:
+            throw DefaultRefusal(
+                reason: "cannot be given: a \(field.type.rawValue) field takes no default (a fixed date or id would be "
+                    + "shared by every record); make it optional, or give it when creating")
+        }
     }
 
     /// Refuses what no name may hold before looking closer: emptiness, great length, line breaks

@@ -97,6 +97,9 @@ enum ProjectTemplates {
             TemplateFile(
                 "Tests/{{Name}}CoreTests/ImportNotesTests.swift", "app/Tests/CoreTests/ImportNotesTests.swift"),
         ]
+            // Note is a resource too: its create, update and delete commands and their tests come
+            // from the app resource templates, with Note's values.
+            + ResourceTemplates.appNote(module: module)
     }
 
     /// `boiler new --template server`: a Hummingbird 2 server whose domain runs through the kit. A
@@ -119,10 +122,7 @@ enum ProjectTemplates {
                 "server/Sources/Core/Database.\(postgres ? "postgres" : "sqlite").swift"),
             TemplateFile("\(core)/Model/Note.swift", "server/Sources/Core/Model/Note.swift"),
             TemplateFile("\(core)/Model/{{Name}}Error.swift", "server/Sources/Core/Model/Error.swift"),
-            TemplateFile("\(core)/Commands/NoteCommands.swift", "server/Sources/Core/Commands/NoteCommands.swift"),
-            TemplateFile("\(core)/NoteDomain.swift", "server/Sources/Core/NoteDomain.swift"),
             TemplateFile("\(core)/HTTP/ProblemDetails.swift", "server/Sources/Core/HTTP/ProblemDetails.swift"),
-            TemplateFile("\(core)/HTTP/NoteRoutes.swift", "server/Sources/Core/HTTP/NoteRoutes.swift"),
             TemplateFile(
                 "\(core)/Services/NoteActivityLog.swift", "server/Sources/Core/Services/NoteActivityLog.swift"),
             TemplateFile("\(core)/{{Name}}Server.swift", "server/Sources/Core/Server.swift"),
@@ -130,11 +130,11 @@ enum ProjectTemplates {
             ServerPartTemplates.parts(module: module, routes: [], services: []),
             TemplateFile("Sources/{{Name}}/main.swift", "server/Sources/main.swift"),
             TemplateFile("\(tests)/TestServer.swift", "server/Tests/CoreTests/TestServer.swift"),
-            TemplateFile("\(tests)/NoteRoutesTests.swift", "server/Tests/CoreTests/NoteRoutesTests.swift"),
             TemplateFile("\(tests)/ProblemResponseTests.swift", "server/Tests/CoreTests/ProblemResponseTests.swift"),
-            TemplateFile("\(tests)/NoteCommandTests.swift", "server/Tests/CoreTests/NoteCommandTests.swift"),
+            TemplateFile("\(tests)/SettingsTests.swift", "server/Tests/CoreTests/SettingsTests.swift"),
         ]
-        // Note is a resource too: what it shares with every resource comes from the same files.
+        // Note is a resource too: its commands, domain, routes, events and their tests come from
+        // the resource templates, with Note's values.
         files += ResourceTemplates.serverNote(module: module)
         if postgres {
             files.append(

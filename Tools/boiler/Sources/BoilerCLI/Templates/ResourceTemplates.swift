@@ -7,11 +7,35 @@
 /// This code computes names, one record per field (its Swift type, column and JSON names, sample
 /// values, whether it is checked as text) and the file plan; the text is in the template files.
 enum ResourceTemplates {
+    /// What a resource's files leave open, given to them as values. A resource added with
+    /// `boiler add resource` takes the defaults; the server template's `Note` takes ``note``'s,
+    /// which keep the public names its projects have always had.
+    struct Options: Sendable {
+        /// The error case a missing record throws: `notFound`, or a case of its own (`noteNotFound`).
+        var notFoundCase = "notFound"
+        /// Whether that case names the resource (`notFound("tag", id:)`) or only the id
+        /// (`noteNotFound(id:)`).
+        var notFoundNamesResource = true
+        /// The name of the constant holding the longest text; nil for `maximum<Type>TextLength`.
+        var maximumTextLength: String? = nil
+        /// Whether the tests reach the domain among the added resources (`resources.tags`) or as
+        /// the test server's own domain (`domain`).
+        var amongResources = true
+        /// What wrote the files, for their first comment; nil for `boiler add resource <its arguments>`.
+        var writtenBy: String? = nil
+        /// An app resource's model, which its commands change: nil for its own list (`TagList`).
+        var model: String? = nil
+        /// The property of that model holding the records.
+        var items = "items"
+    }
+
     /// The names a resource's files use.
     struct Names {
         let spec: ResourceSpec
         /// The project's module: `Notes`.
         let module: String
+        /// What the files leave open.
+        var options = Options()
 
         var core: String { module + "Core" }
         var error: String { module + "Error" }
@@ -71,24 +95,49 @@ enum ResourceTemplates {
         return plan.map { TemplateFile($0.0, "\(appFolder)/\($0.1)", values) }
     }
 
-    /// The server template's own resource, `Note`: its files come from the `server` folder, except
-    /// those that are the same for every resource, which come from the `resource` folder (so far
-    /// the events).
+    /// The server and app templates' own resource, `Note`: a text and a pin that starts false.
+    /// Its entity is designed in the project's model design (ModelGen writes the type; the
+    /// project's `Model/Note.swift` adds the initializer the commands use), and its extras (the
+    /// server's activity log; the app's pin and import commands, deep links and service) are files
+    /// of the template's own folder; everything else comes from the same files as every resource's.
     static let note = ResourceSpec(
         builtIn: "Note",
         fields: [
-            .init(name: "text", type: .string, optional: false), .init(name: "pinned", type: .bool, optional: false),
+            .init(name: "text", type: .string, optional: false, summary: "The note's text; it must not be blank."),
+            .init(
+                name: "pinned", type: .bool, optional: false, defaultValue: "false",
+                summary: "Whether the note starts pinned."),
         ])
 
-    /// The files of `Note` in a server project that the resource templates render.
+    /// Note's values: the error case and constant its projects have always had.
+    static let noteOptions = Options(
+        notFoundCase: "noteNotFound", notFoundNamesResource: false, maximumTextLength: "maximumNoteLength",
+        amongResources: false,
+        writtenBy: "`boiler new` (the server template's resource `Note text:String pinned:Bool=false`)")
+
+    /// The files of `Note` in a server project, rendered from the resource templates: every one
+    /// a resource has but the entity.
     static func serverNote(module: String) -> [TemplateFile] {
-        let n = Names(spec: note, module: module)
-        return [
-            TemplateFile(
-                "Sources/\(n.core)/Model/\(n.type)Events.swift",
-                "\(serverFolder)/Sources/Core/Model/ResourceEvents.swift",
-                values(n))
-        ]
+        let n = Names(spec: note, module: module, options: noteOptions)
+        return server(n).filter { $0.source != .file("\(serverFolder)/Sources/Core/Model/Resource.swift") }
+    }
+
+    /// The app template's own resource, `Note`, and its values: its commands change the app's
+    /// model (`NotesModel.notes`), which holds the notes, rather than a list of their own.
+    static func appNoteOptions(module: String) -> Options {
+        Options(
+            amongResources: false,
+            writtenBy: "`boiler new` (the app template's resource `Note text:String pinned:Bool=false`)",
+            model: "\(module)Model", items: "notes")
+    }
+
+    /// The files of `Note` in an app project, rendered from the app resource templates: the
+    /// commands and their tests. The entity is designed (ModelGen) and the app's model holds the
+    /// notes, so `Resource.swift` and `ResourceList.swift` are not among them.
+    static func appNote(module: String) -> [TemplateFile] {
+        let n = Names(spec: note, module: module, options: appNoteOptions(module: module))
+        let own = ["Sources/Core/Model/Resource.swift", "Sources/Core/Model/ResourceList.swift"]
+        return app(n).filter { file in !own.contains { file.source == .file("\(appFolder)/\($0)") } }
     }
 
     /// Where the machine file that wires a server's resources in is.
@@ -138,7 +187,9 @@ enum ResourceTemplates {
     /// Every value the resource's template files read.
     static func values(_ n: Names) -> [String: TemplateValue] {
         let fields = n.spec.fields
-        let required = fields.filter { !$0.optional }
+        // The fields a create must be given: not optional, no default.
+        let required = fields.filter { !$0.optional && $0.defaultValue == nil }
+        let defaulted = fields.filter { $0.defaultValue != nil }
         let search = n.spec.searchField
         let blank = required.first { $0.type == .string }
         var values: [String: TemplateValue] = [
@@ -147,14 +198,27 @@ enum ResourceTemplates {
             "path": .text(n.path), "pathLiteral": .text(SwiftSource.literal(n.path)), "table": .text(n.table),
             "tableLiteral": .text(SwiftSource.literal(n.table)), "words": .text(n.words),
             "wordsLiteral": .text(SwiftSource.literal(n.words)),
+            "notFoundCase": .text(n.options.notFoundCase),
+            "notFoundResource": .text(n.options.notFoundNamesResource ? SwiftSource.literal(n.words) + ", " : ""),
+            "notFoundSymbol": .text(n.options.notFoundCase + (n.options.notFoundNamesResource ? "(_:id:)" : "(id:)")),
+            "maximumTextLength": .text(n.options.maximumTextLength ?? "maximum\(n.type)TextLength"),
+            "appArguments": .text(n.options.amongResources ? "client, _, resources" : "client, domain, _"),
+            "domain": .text(n.options.amongResources ? "resources.\(n.many)" : "domain"),
+            "defaulted": list(defaulted), "anyDefaults": .flag(!defaulted.isEmpty),
+            "model": .text(n.options.model ?? "\(n.type)List"), "items": .text(n.options.items),
+            "requiredJSON0": .text(raw(sampleJSON(required, 0))),
             "fieldList": .text(fields.map(\.argument).joined(separator: " ")),
+            "writtenBy": .text(
+                n.options.writtenBy
+                    ?? "`boiler add resource \(n.type) \(fields.map(\.argument).joined(separator: " "))`"),
             "fieldCount": .text("\(fields.count)"),
+            "bodyLimit": .text(bodyLimit(n)),
             "example": .text("{" + fields.map { "\"\($0.name)\": …" }.joined(separator: ", ") + "}"),
             "sampleJSON0": .text(raw(sampleJSON(fields, 0))),
             "firstJSON1": .text(raw(sampleJSON(Array(fields.prefix(1)), 1))),
             "filtered": .flag(search != nil || !n.boolFilters.isEmpty),
             "fields": list(fields), "required": list(required), "others": list(Array(fields.dropFirst())),
-            "firstField": list(Array(fields.prefix(1))), "boolFilters": list(n.boolFilters),
+            "firstField": list(Array(fields.prefix(1))), "boolFilters": boolFilters(n, required: required),
             "search": list(search.map { [$0] } ?? []),
             "searchArgs": arguments(
                 fields.filter { !$0.optional || $0.name == search?.name }, override: (search?.name, "text")),
@@ -182,15 +246,43 @@ enum ResourceTemplates {
         return values
     }
 
+    /// The most bytes `POST` and `PATCH` read: four UTF-8 bytes for each character a text field
+    /// may hold, plus 4 KB for the other fields, the keys and the JSON around them.
+    static func bodyLimit(_ n: Names) -> String {
+        let texts = n.spec.fields.filter { $0.type == .string }.count
+        let maximum = n.options.maximumTextLength ?? "maximum\(n.type)TextLength"
+        switch texts {
+        case 0: return "4096"
+        case 1: return "\(maximum) * 4 + 4096"
+        default: return "\(maximum) * 4 * \(texts) + 4096"
+        }
+    }
+
+    /// One record per Bool filter: the field's, plus the arguments of a create that sets it true
+    /// (`trueArgs`) and one that sets it false (`falseArgs`).
+    static func boolFilters(_ n: Names, required: [ResourceSpec.Field]) -> TemplateValue {
+        guard case .list(let records) = list(n.boolFilters) else { return .list([]) }
+        return .list(
+            zip(n.boolFilters, records).map { field, record in
+                var record = record
+                let given = n.spec.fields.filter { $0.name == field.name || required.contains($0) }
+                record["trueArgs"] = arguments(given, override: (field.name, "true"))
+                record["falseArgs"] = arguments(given, override: (field.name, "false"))
+                return record
+            })
+    }
+
     /// One record per field, in order; `last` marks the last, for separators.
     static func list(_ fields: [ResourceSpec.Field]) -> TemplateValue {
         .list(
             fields.enumerated().map { index, field in
                 [
                     "name": .text(field.name), "nameLiteral": .text(SwiftSource.literal(field.name)),
+                    "summary": .text(field.summary ?? "The \(field.name)."),
                     "columnLiteral": .text(SwiftSource.literal(PartTemplates.snake(field.name))),
                     "swiftType": .text(field.swiftType), "baseType": .text(field.type.rawValue),
                     "optional": .flag(field.optional), "text": .flag(field.type == .string),
+                    "hasDefault": .flag(field.defaultValue != nil), "defaultLiteral": .text(field.defaultLiteral ?? ""),
                     "sample0": .text(sample(field.type, 0).swift), "sample1": .text(sample(field.type, 1).swift),
                     "last": .flag(index == fields.count - 1),
                 ]
