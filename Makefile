@@ -20,7 +20,7 @@ RELEASE      := -c release --scratch-path $(BUILD_DIR) --disable-build-manifest-
 # Runs a step, then prints its time and test count (and records them for .ci/run's table).
 TIMED        := Tools/Scripts/timed
 PACKAGES     := Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
-LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting \
+LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting StorageSyncServer \
 	NetworkingAsyncHTTPClient NetworkingTesting \
 	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle
 FORMATTED    := Package.swift Packages Umbrella Tools Tests

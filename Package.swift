@@ -72,6 +72,13 @@ let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client
 let nio = [Dep.product("NIOCore", package: "swift-nio"), Dep.product("NIOHTTP1", package: "swift-nio")]
 let logging = Dep.product("Logging", package: "swift-log")
 let serviceLifecycle = Dep.product("ServiceLifecycle", package: "swift-service-lifecycle")
+/// The HTTP server of the sync protocol's routes, the version the server template uses.
+let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
+let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
+/// The header field names the sync routes define (Hummingbird re-exports only `HTTPFields`).
+let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
+/// Raw TCP for tests that send bytes an HTTP client refuses to (a newline inside a header).
+let nioPosix = Dep.product("NIOPosix", package: "swift-nio")
 
 let kit = [
     "Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking",
@@ -110,6 +117,21 @@ let modules: [Module] = [
     tool(
         "StoragePostgresProbe", in: "Storage",
         [.module("Storage"), .module("StoragePostgres"), .module("StorageSQLite")]),
+    // The sync protocol's server routes (Hummingbird), over a RecordStore's change feed and receipts.
+    addOn(
+        "StorageSyncServer", in: "Storage", [.module("Errors"), .module("Storage"), hummingbird, httpTypes],
+        tests: [
+            .module("Storage"), .module("StorageSQLite"), .module("StoragePostgres"), .module("StoragePostgresTesting"),
+            .module("StorageSyncServerProbe"), hummingbird, hummingbirdTesting, httpTypes, serviceLifecycle, logging,
+            nio[0], nioPosix,
+        ]),
+    // The sync server a test kills between a write's commit and its response.
+    tool(
+        "StorageSyncServerProbe", in: "Storage",
+        [
+            .module("Storage"), .module("StorageSQLite"), .module("StoragePostgres"), .module("StorageSyncServer"),
+            hummingbird,
+        ]),
     package(
         "Networking", [.module("Errors"), .module("Serialization")],
         tests: [.module("Serialization"), .module("NetworkingTesting"), flyingFox]),
@@ -197,6 +219,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

@@ -13,12 +13,19 @@ let package = Package(
         .library(name: "StorageSQLite", targets: ["StorageSQLite"]),
         .library(name: "StoragePostgres", targets: ["StoragePostgres"]),
         .library(name: "StoragePostgresTesting", targets: ["StoragePostgresTesting"]),
+        .library(name: "StorageSyncServer", targets: ["StorageSyncServer"]),
     ],
     dependencies: [
         .package(path: "../Errors"),
         .package(path: "../Serialization"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Test-only: raw TCP for bytes an HTTP client refuses to send, and running a server in a test.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Test-only: random records and queries for the differential tests.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -69,6 +76,35 @@ let package = Package(
         // The child process of the two-process PostgreSQL test; the test finds it beside itself.
         .executableTarget(
             name: "StoragePostgresProbe", dependencies: ["Storage", "StoragePostgres", "StorageSQLite"],
+            swiftSettings: swiftSettings),
+        // The sync protocol's server routes (Hummingbird), over a RecordStore's change feed and receipts.
+        .target(
+            name: "StorageSyncServer",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), "Storage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageSyncServerTests",
+            dependencies: [
+                "StorageSyncServer", "Storage", "StorageSQLite", "StoragePostgres", "StoragePostgresTesting",
+                "StorageSyncServerProbe", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        // The sync server a test kills between a write's commit and its response.
+        .executableTarget(
+            name: "StorageSyncServerProbe",
+            dependencies: [
+                "Storage", "StorageSQLite", "StoragePostgres", "StorageSyncServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

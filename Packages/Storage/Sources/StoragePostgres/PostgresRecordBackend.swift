@@ -297,6 +297,16 @@ where Record.ID: Codable & Sendable {
     ///   `RecordStoreError.staleRevision(id:expected:stored:in:)` (nothing applied), or
     ///   `StorageError.database(_:underlying:)`.
     public func apply(_ changes: [RecordChange<Record>]) async throws {
+        try await write(changes, requiring: [:], receipt: nil)
+    }
+
+    /// Applies `changes` in one transaction, with `receipt` stored first and the revisions in
+    /// `revisions` checked (their rows locked) before any change (see `ReceiptRecordBackend`).
+    func write(
+        _ changes: [RecordChange<Record>], requiring revisions: [String: Int], receipt: WriteReceipt?
+    )
+        async throws
+    {
         let logger = logger
         let name = name
         let fields = fields
@@ -327,6 +337,8 @@ where Record.ID: Codable & Sendable {
         do {
             try await client.withConnection { connection in
                 try await connection.withTransaction(logger: logger) { connection in
+                    if let receipt { try await self.store(receipt, on: connection) }
+                    try await self.check(revisions, on: connection)
                     // The feed's log entries, written with the records in this transaction.
                     var logged: [ChangeLog.Write] = []
                     func run(
@@ -579,6 +591,7 @@ where Record.ID: Codable & Sendable {
         case let error as RecordStoreError: error
         case let error as ChangeFeedError: error
         case let error as PostgresRecordError: error
+        case let error as WriteReceiptTaken: error
         case let error as PostgresTransactionError:
             error.closureError.map { wrap($0, name) } ?? StorageError.database(name, underlying: error)
         default: StorageError.database(name, underlying: error)

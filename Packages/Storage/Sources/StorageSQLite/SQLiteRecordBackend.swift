@@ -32,7 +32,7 @@ where Record.ID: Codable & Sendable {
     /// The statements `apply` runs, by change kind (insert, update, save, delete), written once:
     /// each write looks them up in GRDB's statement cache once per batch, not once per row.
     private let writes: [String]
-    private let readBody: String
+    let readBody: String
 
     /// A backend over the table `table` of the SQLite database at `url`, created if needed.
     ///
@@ -175,6 +175,16 @@ where Record.ID: Codable & Sendable {
     ///
     /// - Parameter changes: The inserts, updates and deletions to apply, in order.
     public func apply(_ changes: [RecordChange<Record>]) async throws {
+        try await write(changes, requiring: [:], receipt: nil)
+    }
+
+    /// Applies `changes` in one SQLite transaction, with `receipt` stored first and the revisions
+    /// in `revisions` checked before any change (see `ReceiptRecordBackend`).
+    func write(
+        _ changes: [RecordChange<Record>], requiring revisions: [String: Int], receipt: WriteReceipt?
+    )
+        async throws
+    {
         let name = name
         // Encode before taking the write lock: other writers wait less.
         let fields = fields
@@ -213,6 +223,8 @@ where Record.ID: Codable & Sendable {
                 // The feed's log entries, written with the records in this transaction; nil when
                 // the table keeps no feed (checked under the write lock, so a feed another
                 // process made since this backend opened is kept too).
+                if let receipt { try self.store(receipt, at: now, in: db) }
+                try self.check(revisions, in: db)
                 var logged: [ChangeLog.Write]? = try self.hasFeed(db) ? [] : nil
                 logged?.reserveCapacity(rows.count)
                 // Each kind's statement is looked up once per batch: hashing its SQL per row costs
@@ -274,7 +286,7 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    private static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
+    static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
 
     private static func setting(_ record: Record, revision: Int) -> Record {
         guard var revised = record as? any RevisionedRecord else { return record }
@@ -382,6 +394,8 @@ where Record.ID: Codable & Sendable {
         } catch let error as RecordStoreError {
             throw error
         } catch let error as ChangeFeedError {
+            throw error
+        } catch let error as WriteReceiptTaken {
             throw error
         } catch {
             throw StorageError.database(name, underlying: error)
