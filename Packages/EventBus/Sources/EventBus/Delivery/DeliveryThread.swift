@@ -17,6 +17,11 @@ struct DeliveryThread {
     private var depth = 0
     private var buses: [ObjectIdentifier?] = []
     private var pending: [[() -> Void]] = []
+    /// A cancelled synchronous subscriber that nothing else holds, kept by the thread that released
+    /// its token for the next `watch` of the same event type on this thread (``spareKey``): a
+    /// watch-and-cancel loop then allocates one object (the token) instead of two.
+    private var spare: Subscriber?
+    private var spareKey: ObjectIdentifier?
 
     /// This thread's delivery state, created on first use and freed when the thread ends.
     static var current: UnsafeMutablePointer<DeliveryThread> {
@@ -27,6 +32,24 @@ struct DeliveryThread {
         state.initialize(to: DeliveryThread())
         pthread_setspecific(threadKey, state)
         return state
+    }
+
+    /// Takes this thread's spare subscriber if it was made for events of type `key`.
+    @inline(__always)
+    static func takeSpare(for key: ObjectIdentifier) -> Subscriber? {
+        let state = current
+        guard state.pointee.spareKey == key else { return nil }
+        state.pointee.spareKey = nil
+        return state.pointee.spare.take()
+    }
+
+    /// Keeps `subscriber` (of events of type `key`; cancelled, its handler dropped, held by
+    /// nothing else) as this thread's spare, releasing the previous one.
+    @inline(__always)
+    static func keepSpare(_ subscriber: consuming Subscriber, for key: ObjectIdentifier) {
+        let state = current
+        state.pointee.spareKey = key
+        state.pointee.spare = consume subscriber
     }
 
     /// The frame of `bus` if this thread is delivering one of its events.
