@@ -170,15 +170,22 @@ final class TypedSubscriber<E: Event>: Subscriber, @unchecked Sendable {
             isReusable: sender == nil, file: file, line: line, call: call)
     }
 
-    /// Makes a spare (cancelled, held by nothing else) a new subscription: the same `call`,
-    /// the same event type and no sender, with a new handler and place; `register` gives it its id.
-    /// Inlined into `watch`, so that the handler is stored without a reabstraction thunk.
+    /// Makes `spare` (a cancelled `TypedSubscriber<E>` without a sender that nothing else holds)
+    /// a new subscription: the same `call`, the same event type and no sender, with a new handler
+    /// and place; `register` gives it its id. Inlined into `watch`, so that the handler is stored
+    /// without a reabstraction thunk.
     @inlinable
-    func reuse(file: StaticString, line: UInt, handler: @escaping @Sendable (E) -> Void) {
-        self.file = file
-        self.line = line
-        self.handler = handler
-        lowerFlag()
+    static func reuse(
+        _ spare: consuming Subscriber, file: StaticString, line: UInt, handler: @escaping @Sendable (E) -> Void
+    ) -> Subscriber {
+        Unmanaged.passUnretained(spare)._withUnsafeGuaranteedRef { spare in
+            let subscriber = unsafeDowncast(spare, to: TypedSubscriber<E>.self)
+            subscriber.file = file
+            subscriber.line = line
+            subscriber.handler = handler
+            subscriber.lowerFlag()
+        }
+        return spare
     }
 
     /// Releases the handler (and what it captured) of a subscriber about to wait as a spare,

@@ -24,32 +24,34 @@ extension Bus {
         }
         // Inlined so that the erased call below is specialised for E: delivery reads the value
         // through the pointer without going through E's metadata.
-        let (token, replay) = watchSynchronously(E.self, from: sender, replayLast: replayLast) { spare in
-            // A spare is a cancelled TypedSubscriber<E> without a sender that nothing else holds.
-            if let spare {
-                let subscriber = unsafeDowncast(spare, to: TypedSubscriber<E>.self)
-                subscriber.reuse(file: file, line: line, handler: handler)
-                return subscriber
-            }
-            return TypedSubscriber<E>(
+        let subscriber: Subscriber
+        if sender == nil, let spare = spareSubscriber(for: ObjectIdentifier(E.self)) {
+            subscriber = TypedSubscriber<E>.reuse(spare, file: file, line: line, handler: handler)
+        } else {
+            subscriber = TypedSubscriber<E>(
                 sender: sender, file: file, line: line, handler: handler,
                 call: { subscriber, pointer in
                     unsafeDowncast(subscriber, to: TypedSubscriber<E>.self)
                         .handler?(pointer.assumingMemoryBound(to: E.self).pointee)
                 })
         }
+        let (token, replay) = watchSynchronously(consume subscriber, from: sender, replayLast: replayLast)
         if let replay, let event = replay.event as? E, !token.isCancelled { handler(event) }
         return token
     }
 
-    /// Registers a synchronous subscription to a type, made by `make` from this thread's spare
-    /// subscriber of that type if there is one (only without a sender); returns the event to
+    /// This thread's spare subscriber, if it was made for events of type `key` (see `WatchToken`).
+    @usableFromInline
+    func spareSubscriber(for key: ObjectIdentifier) -> Subscriber? {
+        DeliveryThread.takeSpare(for: key)
+    }
+
+    /// Registers a synchronous subscription to a type; returns its token and the event to
     /// replay, if one was asked for and exists.
     @usableFromInline
     func watchSynchronously(
-        _ type: any Event.Type, from sender: AnyObject?, replayLast: Bool, make: (Subscriber?) -> Subscriber
+        _ subscriber: consuming Subscriber, from sender: AnyObject?, replayLast: Bool
     ) -> (WatchToken, Replay?) {
-        let subscriber = make(sender == nil ? DeliveryThread.takeSpare(for: ObjectIdentifier(type)) : nil)
         let replay = core.register(subscriber, sender: sender, replayLast: replayLast)
         return (WatchToken(subscriber: subscriber, core: core), replay)
     }

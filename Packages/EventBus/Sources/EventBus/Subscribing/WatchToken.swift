@@ -39,11 +39,12 @@ public final class WatchToken: Sendable, Hashable {
     /// Ends the subscription: once this returns, its handler is not called again. Cancelling
     /// twice, or after the bus is gone, does nothing.
     public func cancel() {
-        core.cancel(subscriber)
+        // Borrowed: the token holds the subscriber, so the call needs no retain of its own.
+        owned._withUnsafeGuaranteedRef { core.cancel($0) }
     }
 
     /// Whether the subscription was cancelled (by the token, an `unwatch`, or the bus closing).
-    public var isCancelled: Bool { subscriber.isCancelled }
+    public var isCancelled: Bool { owned._withUnsafeGuaranteedRef { $0.isCancelled } }
 
     /// Hands the token to `subscriptions`, which cancels it when it is emptied or released.
     public func store(in subscriptions: inout Subscriptions) {
