@@ -29,7 +29,7 @@ enum Topic: Hashable, Sendable {
 class Subscriber: @unchecked Sendable {
     /// Registration order: ids grow with every `watch` on a bus. Set under the bus lock by
     /// `register`, before the subscriber is stored anywhere.
-    @exclusivity(unchecked) var id: UInt64 = 0
+    @exclusivity(unchecked) final var id: UInt64 = 0
     let topic: Topic
     /// The erased handler, given the subscriber itself and a pointer to the event.
     let call: @Sendable (Subscriber, UnsafeRawPointer) -> Void
@@ -47,8 +47,8 @@ class Subscriber: @unchecked Sendable {
     /// where a name string was made for every sender watch and released with every subscriber.
     let senderClass: AnyObject.Type?
     let eventType: Any.Type
-    @exclusivity(unchecked) @usableFromInline var file: StaticString
-    @exclusivity(unchecked) @usableFromInline var line: UInt
+    @exclusivity(unchecked) @usableFromInline final var file: StaticString
+    @exclusivity(unchecked) @usableFromInline final var line: UInt
     /// True for a synchronous typed subscription without a sender: once cancelled and held by
     /// nothing but its token, the token's release hands it to the thread's spare slot.
     let isReusable: Bool
