@@ -7,6 +7,9 @@ final class BusCore: @unchecked Sendable {
     let lock = Lock()
     /// Where this bus forwards its events (scoped child buses).
     let parent: BusCore?
+    /// ``deliveryThreadKey``, copied: the global costs a `swift_once` check per read, and the
+    /// trigger, watch and release paths each read it.
+    let threadKey = deliveryThreadKey
 
     // Everything below is guarded by `lock` (so Swift's dynamic exclusivity checks, which
     // cost more than the lock on the hot path, are turned off for it).

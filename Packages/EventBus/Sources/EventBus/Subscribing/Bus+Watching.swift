@@ -43,7 +43,7 @@ extension Bus {
     /// This thread's spare subscriber, if it was made for events of type `key` (see `WatchToken`).
     @usableFromInline
     func spareSubscriber(for key: ObjectIdentifier) -> Subscriber? {
-        DeliveryThread.takeSpare(for: key)
+        DeliveryThread.takeSpare(for: key, threadKey: core.threadKey)
     }
 
     /// Registers a synchronous subscription to a type; returns its token and the event to

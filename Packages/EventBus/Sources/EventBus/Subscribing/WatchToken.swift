@@ -32,7 +32,7 @@ public final class WatchToken: Sendable, Hashable {
             subscriber.isCancelled
         {
             subscriber.dropHandler()
-            DeliveryThread.keepSpare(consume subscriber, for: key)
+            DeliveryThread.keepSpare(consume subscriber, for: key, threadKey: core.threadKey)
         }
     }
 
