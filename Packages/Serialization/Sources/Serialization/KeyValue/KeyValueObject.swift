@@ -54,7 +54,12 @@ public struct KeyValueObject: Sendable, Hashable, RandomAccessCollection, Expres
     @inlinable
     public func position(of key: String) -> Int? {
         if let index { return index[key] }
-        for position in entries.indices where entries[position].key == key { return position }
+        // Comparing lengths first skips the out-of-line string comparison for most other keys.
+        let length = key.utf8.count
+        for position in entries.indices
+        where entries[position].key.utf8.count == length && entries[position].key == key {
+            return position
+        }
         return nil
     }
 
