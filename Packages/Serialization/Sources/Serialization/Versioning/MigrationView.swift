@@ -4,20 +4,39 @@
 ///
 /// Each case states exactly what applying the edits leaves under
 /// the key: ``MigrationView`` answers what the rewritten object would hold, key by key.
-indirect enum KeySource: Sendable {
+///
+/// The cases a generated step makes most (a key renamed once, a key filled) are unboxed, so
+/// reading through them allocates and retains nothing.
+enum KeySource: Sendable {
     /// The stored value under this key, if present.
     case stored(String)
     /// No value: the key was removed, or renamed away.
     case absent
     /// Always this value (the version stamp).
     case constant(KeyValue)
+    /// `firstPresent(.stored(renamed), .stored(target))`: a key renamed once.
+    case storedEither(String, String)
+    /// `filled(.stored(key), value)`: a key filled once.
+    case storedOrFill(String, KeyValue)
     /// A rename's target: the renamed key's value when present, else what the target held.
-    case firstPresent(KeySource, KeySource)
+    indirect case firstPresent(KeySource, KeySource)
     /// A fill: the value when present and not null, else the default.
-    case filled(KeySource, KeyValue)
+    indirect case filled(KeySource, KeyValue)
     /// A value-changing edit (`integerToDouble`, `wrapInArray`, `replaceValues`) applied to
     /// the value.
-    case transformed(KeySource, Migration.Edit)
+    indirect case transformed(KeySource, Migration.Edit)
+
+    /// `firstPresent(renamed, target)`, unboxed when both are stored keys.
+    static func either(_ renamed: KeySource, _ target: KeySource) -> KeySource {
+        if case .stored(let first) = renamed, case .stored(let second) = target { return .storedEither(first, second) }
+        return .firstPresent(renamed, target)
+    }
+
+    /// `filled(source, value)`, unboxed when the source is a stored key.
+    static func fill(_ source: KeySource, _ value: KeyValue) -> KeySource {
+        if case .stored(let key) = source { return .storedOrFill(key, value) }
+        return .filled(source, value)
+    }
 
     /// The value this source gives in `object`, nil when absent.
     func value(in object: KeyValueObject) -> KeyValue? {
@@ -27,6 +46,13 @@ indirect enum KeySource: Sendable {
             return object.entries[position].value
         case .absent: return nil
         case .constant(let value): return value
+        case .storedEither(let renamed, let target):
+            if let position = object.position(of: renamed) { return object.entries[position].value }
+            guard let position = object.position(of: target) else { return nil }
+            return object.entries[position].value
+        case .storedOrFill(let key, let fill):
+            guard let position = object.position(of: key), !object.entries[position].value.isNull else { return fill }
+            return object.entries[position].value
         case .firstPresent(let renamed, let target):
             return renamed.value(in: object) ?? target.value(in: object)
         case .filled(let source, let fill):
@@ -103,9 +129,9 @@ final class MigrationView: Sendable {
             switch edit {
             case .rename(let key, let newKey):
                 guard key != newKey else { continue }
-                set(newKey, .firstPresent(source(key), source(newKey)))
+                set(newKey, .either(source(key), source(newKey)))
                 set(key, .absent)
-            case .fill(let key, let value): set(key, .filled(source(key), value))
+            case .fill(let key, let value): set(key, .fill(source(key), value))
             case .remove(let key): set(key, .absent)
             case .integerToDouble(let key), .wrapInArray(let key), .replaceValues(let key, _):
                 set(key, .transformed(source(key), edit))
