@@ -4,10 +4,21 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     let decoder: TreeDecoder
     let object: KeyValueObject
     let node: PathNode
+    /// The migration the object is read through, if any (see ``TreeDecoder/view``).
+    let view: MigrationView?
+
+    init(decoder: TreeDecoder, object: KeyValueObject, node: PathNode, view: MigrationView? = nil) {
+        self.decoder = decoder
+        self.object = object
+        self.node = node
+        self.view = view
+    }
 
     var codingPath: [any CodingKey] { node.codingPath }
 
     var allKeys: [Key] {
+        // Keys in the order of the object the migration produces.
+        let object = view.map { $0.materialized(self.object) } ?? self.object
         switch decoder.options.keys {
         case .useDefaultKeys: return object.entries.compactMap { Key(stringValue: $0.key) }
         default:
@@ -24,16 +35,24 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @inline(__always)
     private func name(_ key: Key) -> String { decoder.options.treeKey(key.stringValue) }
 
-    func contains(_ key: Key) -> Bool { object.position(of: name(key)) != nil }
+    func contains(_ key: Key) -> Bool { lookup(name(key)) != nil }
+
+    /// The value under the tree key `name`, through the migration if there is one.
+    @inline(__always)
+    private func lookup(_ name: String) -> KeyValue? {
+        if let view { return view.value(name, in: object) }
+        guard let position = object.position(of: name) else { return nil }
+        return object.entries[position].value
+    }
 
     @inline(__always)
     private func value(_ key: Key) throws -> KeyValue {
         let name = name(key)
-        guard let position = object.position(of: name) else {
+        guard let value = lookup(name) else {
             throw SerializationError.keyNotFound(
                 name, SerializationError.Location(keyPath: node.path.appending(.key(name))))
         }
-        return object.entries[position].value
+        return value
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
@@ -67,8 +86,61 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
+    @inline(__always)
     private func integer<N: FixedWidthInteger>(_ key: Key) throws -> N {
-        try decoder.unboxInteger(value(key), as: N.self, .key(name(key), node))
+        let value = try value(key)
+        // The common case inline (a stored integer that fits); anything else, with its error,
+        // in the general path.
+        if case .int(let wide) = value, let number = N(exactly: wide) { return number }
+        return try decoder.unboxInteger(value, as: N.self, .key(name(key), node))
+    }
+
+    /// The value under `key` when present and not null: what every `decodeIfPresent` reads.
+    /// The protocol's default for the scalar types asks `contains`, then `decodeNil`, then
+    /// `decode`: three lookups of the same key where one does.
+    @inline(__always)
+    private func presentValue(_ key: Key) -> (value: KeyValue, name: String)? {
+        let name = name(key)
+        guard let value = lookup(name) else { return nil }
+        if case .null = value { return nil }
+        return (value, name)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        return try decoder.unbox(value, as: Bool.self, node: .key(name, node))
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        return try decoder.unbox(value, as: String.self, node: .key(name, node))
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        return try decoder.unboxDouble(value, .key(name, node))
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        return try decoder.unboxFloat(value, .key(name, node))
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        return try decoder.unboxInt(value, .key(name, node))
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
+
+    @inline(__always)
+    private func presentInteger<N: FixedWidthInteger>(_ key: Key) throws -> N? {
+        guard let (value, name) = presentValue(key) else { return nil }
+        if case .int(let wide) = value, let number = N(exactly: wide) { return number }
+        return try decoder.unboxInteger(value, as: N.self, .key(name, node))
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -76,10 +148,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let name = name(key)
-        guard let position = object.position(of: name) else { return nil }
-        let value = object.entries[position].value
-        if case .null = value { return nil }
+        guard let (value, name) = presentValue(key) else { return nil }
         return try decoder.unbox(value, as: T.self, node: .key(name, node))
     }
 
@@ -107,7 +176,7 @@ struct TreeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(named: name(key)) }
 
     private func superDecoder(named name: String) -> any Decoder {
-        TreeDecoder(options: decoder.options, value: object[name] ?? .null, node: .key(name, node))
+        TreeDecoder(options: decoder.options, value: lookup(name) ?? .null, node: .key(name, node))
     }
 }
 

@@ -5,6 +5,14 @@ final class TreeDecoder: Decoder {
     let options: CodingOptions
     var value: KeyValue
     var node: PathNode
+    /// The migration `value` is read through, when it is a ``Versioned`` model's stored object
+    /// that edit steps change: its keyed container reads each value through the view instead
+    /// of a rewritten copy of the object.
+    var view: MigrationView?
+    /// For each type decoded through `init(from:)` in this decode, how its values migrate: nil
+    /// for a type that is not ``Versioned``. Worked out once per type (and stored version), as a
+    /// document holds thousands of values of a few types.
+    var migrationPlans: [ObjectIdentifier: Migrator.DecodingPlan?] = [:]
 
     init(options: CodingOptions, value: KeyValue, node: PathNode) {
         self.options = options
@@ -19,7 +27,8 @@ final class TreeDecoder: Decoder {
         guard case .object(let object) = value else {
             throw mismatch("an object (\(Key.self))", value, node)
         }
-        return KeyedDecodingContainer(TreeKeyedDecodingContainer<Key>(decoder: self, object: object, node: node))
+        return KeyedDecodingContainer(
+            TreeKeyedDecodingContainer<Key>(decoder: self, object: object, node: node, view: view))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -28,7 +37,12 @@ final class TreeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        TreeSingleValueDecodingContainer(decoder: self, value: value, node: node)
+        // A migrated object read whole: the object the steps produce.
+        if let view, case .object(let object) = value {
+            return TreeSingleValueDecodingContainer(
+                decoder: self, value: .object(view.materialized(object)), node: node)
+        }
+        return TreeSingleValueDecodingContainer(decoder: self, value: value, node: node)
     }
 
     func mismatch(_ expected: String, _ found: KeyValue, _ node: PathNode) -> SerializationError {
@@ -76,16 +90,25 @@ final class TreeDecoder: Decoder {
             return result
         }
         var value = value
-        if let versioned = T.self as? any Versioned.Type {
-            value = try Migrator.migrate(value, to: versioned, at: node, stampingAlways: false)
+        var view: MigrationView?
+        let plan: Migrator.DecodingPlan?
+        if let known = migrationPlans[ObjectIdentifier(T.self)] {
+            plan = known
+        } else {
+            plan = (T.self as? any Versioned.Type).map { Migrator.DecodingPlan($0) }
+            migrationPlans[ObjectIdentifier(T.self)] = .some(plan)
         }
+        if let plan { (value, view) = try plan.decoding(value, at: node) }
         let savedValue = self.value
         let savedNode = self.node
+        let savedView = self.view
         self.value = value
         self.node = node
+        self.view = view
         defer {
             self.value = savedValue
             self.node = savedNode
+            self.view = savedView
         }
         return try T(from: self)
     }

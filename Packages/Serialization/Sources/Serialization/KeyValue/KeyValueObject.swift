@@ -50,12 +50,26 @@ public struct KeyValueObject: Sendable, Hashable, RandomAccessCollection, Expres
     /// The values, in key order.
     public var values: [KeyValue] { entries.map(\.value) }
 
+    /// Where an entry's key lies within the entry.
+    @usableFromInline static let keyOffset = MemoryLayout<Element>.offset(of: \Element.key) ?? 0
+
     /// The position of `key`, if present.
     @inlinable
     public func position(of key: String) -> Int? {
         if let index { return index[key] }
-        for position in entries.indices where entries[position].key == key { return position }
-        return nil
+        // Only each entry's key is read, in place: reading `entries[position].key` copies the
+        // whole entry, retaining and releasing its value, for every key compared. Comparing
+        // lengths first skips the out-of-line string comparison for most other keys.
+        let length = key.utf8.count
+        return entries.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let keys = UnsafeRawPointer(base) + Self.keyOffset
+            for position in buffer.indices {
+                let entryKey = (keys + position * MemoryLayout<Element>.stride).load(as: String.self)
+                if entryKey.utf8.count == length && entryKey == key { return position }
+            }
+            return nil
+        }
     }
 
     /// The value under `key`; setting `nil` removes the key, setting a new key appends it.

@@ -92,6 +92,116 @@ enum Migrator {
         return tree
     }
 
+    /// How decoding reads values of one ``Versioned`` type: the type's version facts, and per
+    /// stored version the outcome of its chain of steps. Built once per type in a decode.
+    final class DecodingPlan {
+        let current: ModelVersion
+        let key: String
+        let missingVersion: MissingVersionPolicy
+        let migrations: [Migration]
+        /// ``Migrator/migrate(_:to:at:stampingAlways:)`` for the type, without stamping always.
+        let general: (KeyValue, PathNode) throws(SerializationError) -> KeyValue
+        var outcomes: [ModelVersion: Outcome] = [:]
+        /// The last outcome asked for: a document's values mostly share one stored version.
+        var last: (version: ModelVersion, outcome: Outcome)?
+
+        init<Model: Versioned>(_ model: Model.Type) {
+            current = Model.version.modelVersion
+            key = Model.versionKey
+            missingVersion = Model.missingVersion
+            migrations = Model.migrations
+            general = { (tree, node) throws(SerializationError) in
+                try Migrator.migrate(tree, to: model, at: node, stampingAlways: false)
+            }
+        }
+
+        /// What the decoder reads for a stored value of the type: the tree, and the view to read
+        /// its object through when edit steps change it (nil: read the tree as it is).
+        ///
+        /// The answer is the one ``Migrator/migrate(_:to:at:stampingAlways:)`` (without stamping
+        /// always) gives, read key by key: a chain of edit steps is resolved once per stored
+        /// version into a ``MigrationView``, so a thousand stored objects are not each copied
+        /// and rewritten. Anything else (closure steps, `run` edits, every error) goes through
+        /// the migrator itself.
+        func decoding(_ tree: KeyValue, at node: PathNode) throws(SerializationError) -> (KeyValue, MigrationView?) {
+            guard case .object(let object) = tree else { return (try general(tree, node), nil) }
+            let storedVersion = object[key]
+            let version: ModelVersion
+            if let stored = storedVersion, !stored.isNull {
+                guard let parsed = ModelVersion(stored) else { return (try general(tree, node), nil) }
+                version = parsed
+            } else {
+                switch missingVersion {
+                case .oldest: version = migrations.first?.from ?? current
+                case .current: version = current
+                case .assume(let assumed): version = assumed
+                case .reject: return (try general(tree, node), nil)
+                }
+            }
+            if version == current { return (tree, nil) }
+            guard version < current else { return (try general(tree, node), nil) }
+            switch outcome(from: version) {
+            case .general: return (try general(tree, node), nil)
+            case .unchanged(let stamped): return (tree, storedVersion == nil ? nil : stamped)
+            case .view(let view): return (tree, view)
+            }
+        }
+
+        /// What the chain from one stored version does to a stored object.
+        enum Outcome {
+            /// Only ``migrate(_:to:at:stampingAlways:)`` can tell (closure steps, `run` edits,
+            /// or no path, whose error it throws).
+            case general
+            /// No step changes the object: it is read as stored, or through `stamped` (the
+            /// version replaced) when it stored a version.
+            case unchanged(stamped: MigrationView)
+            /// Edit steps change it: it is read through this view, which stamps the version.
+            case view(MigrationView)
+        }
+
+        /// The outcome of the steps from `version` (older than the current one) to the current
+        /// version, walked as ``migrate(_:to:at:stampingAlways:)`` walks them.
+        func outcome(from start: ModelVersion) -> Outcome {
+            if let last, last.version == start { return last.outcome }
+            if let known = outcomes[start] {
+                last = (start, known)
+                return known
+            }
+            var edits: [Migration.Edit] = []
+            var changes = false
+            var version = start
+            var steps = 0
+            var outcome = Outcome.general
+            walk: while true {
+                guard version != current else {
+                    let stamp = (key: key, value: current.keyValue)
+                    if !changes, let stamped = MigrationView(edits: [], stamp: stamp) {
+                        outcome = .unchanged(stamped: stamped)
+                    } else if let view = MigrationView(edits: edits, stamp: stamp) {
+                        outcome = .view(view)
+                    }
+                    break walk
+                }
+                guard let position = migrations.firstIndex(where: { $0.from == version }),
+                    let stepEdits = migrations[position].edits
+                else { break walk }
+                let next =
+                    migrations[position].to
+                    ?? (migrations.index(after: position) < migrations.endIndex
+                        ? migrations[migrations.index(after: position)].from : current)
+                guard next > version else { break walk }
+                edits += stepEdits
+                changes = changes || !stepEdits.isEmpty
+                version = next
+                steps += 1
+                if steps > migrations.count { break walk }
+            }
+            outcomes[start] = outcome
+            last = (start, outcome)
+            return outcome
+        }
+    }
+
     /// Whether `tree` is an object (what a step of edits needs).
     @inline(__always)
     private static func isObject(_ tree: KeyValue) -> Bool {
