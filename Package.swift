@@ -107,9 +107,8 @@ let modules: [Module] = [
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [
-            .module("Storage"), .module("StorageSQLite"), .module("StoragePostgresProbe"),
-            .module("StoragePostgresTesting"), propertyBased,
-            postgresNIO,
+            .module("Serialization"), .module("Storage"), .module("StorageSQLite"), .module("StoragePostgresProbe"),
+            .module("StoragePostgresTesting"), propertyBased, postgresNIO,
         ]),
     // A real PostgreSQL server per test (initdb + postgres on 127.0.0.1), for our tests and users'.
     addOn(
@@ -145,7 +144,7 @@ let modules: [Module] = [
         name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
         testDependencies: [
             .module("NetworkingTesting"), .module("CommandsTesting"), .module("AppCoreCrashProbe"),
-            .module("ServicesProbe"),
+            .module("ServicesProbe"), .module("Serialization"),
         ],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.

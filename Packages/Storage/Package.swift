@@ -63,6 +63,7 @@ let package = Package(
             name: "StoragePostgresTests",
             dependencies: [
                 "StoragePostgres", "Storage", "StorageSQLite", "StoragePostgresProbe", "StoragePostgresTesting",
+                .product(name: "Serialization", package: "Serialization"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
