@@ -94,7 +94,8 @@ struct AddResourceTests {
             step.contains(#"tags: TagDomain(records: try await database.store(of: Tag.self, table: "tags"), bus: bus)"#)
         )
         #expect(step.contains("TagRoutes.add(to: router, domain: tags)"))
-        #expect(step.contains(#"in addSync(to:):     sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
+        #expect(
+            step.contains(#"in addSync(to:):     sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/NotesCore/HTTP/TagRoutes.swift").path))

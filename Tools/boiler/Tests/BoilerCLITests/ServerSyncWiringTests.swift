@@ -24,7 +24,8 @@ struct ServerSyncWiringTests {
         let design = try file("Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents", in: plan)
         #expect(design.contains(#"<attribute name="revision" attributeType="Integer 64" defaultValueString="0""#))
         #expect(design.contains(#"<entry key="boiler.type" value="Int"/>"#))
-        #expect(try file("Sources/NotesCore/Model/Note.swift", in: plan).contains("QueryableRecord, RevisionedRecord {"))
+        let note = try file("Sources/NotesCore/Model/Note.swift", in: plan)
+        #expect(note.contains("QueryableRecord, RevisionedRecord {"))
     }
 
     @Test("every table keeps a change feed, on SQLite and on PostgreSQL", arguments: [DatabaseKind.sqlite, .postgres])
