@@ -114,6 +114,40 @@ struct ServerTemplateTests {
             #expect(String(decoding: tooLarge, as: UTF8.self).contains("problem:content-too-large"))
         }
 
+        // The sync protocol beside REST (/sync/<resource>): a note created through REST is in the
+        // feed at revision 0; a device's edit on revision 0 applies, a second device's is a 409
+        // holding the server's note, and a replay of the first is answered as the first time.
+        let (synced, _) = try await HTTP.send("POST", base.appendingPathComponent("notes"), #"{"text": "Synced"}"#)
+        let syncedNote = try #require(try JSONSerialization.jsonObject(with: synced) as? [String: Any])
+        let syncedID = try #require(syncedNote["id"] as? String)
+        #expect(syncedNote["revision"] as? Int == 0)
+        let (feed, feedResponse) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/sync/notes/changes")!)
+        #expect(feedResponse.statusCode == 200)
+        let entries = try #require(
+            (try JSONSerialization.jsonObject(with: feed) as? [String: Any])?["entries"] as? [[String: Any]])
+        let record = try #require(entries.first { $0["id"] as? String == syncedID }?["record"] as? [String: Any])
+        var edit = record
+        edit["text"] = "Synced, edited"
+        let editJSON = String(decoding: try JSONSerialization.data(withJSONObject: edit), as: UTF8.self)
+        func put(_ device: String) async throws -> (Data, HTTPURLResponse) {
+            try await HTTP.send(
+                "PUT", base.appendingPathComponent("sync/notes/\(syncedID)"), editJSON,
+                headers: ["Sync-Client-ID": device, "Idempotency-Key": "edit-1", "Sync-Base-Revision": "0"])
+        }
+        let (_, won) = try await put("device-a")
+        #expect(won.statusCode == 200)
+        let (lost, lostResponse) = try await put("device-b")
+        #expect(lostResponse.statusCode == 409, "\(String(decoding: lost, as: UTF8.self))")
+        #expect(String(decoding: lost, as: UTF8.self).contains(#""reason":"staleRevision""#))
+        let (_, replayed) = try await put("device-a")
+        #expect(replayed.statusCode == 200)
+        #expect(replayed.value(forHTTPHeaderField: "Sync-Replayed") == "true")
+        let (after, _) = try await HTTP.send("GET", base.appendingPathComponent("notes/\(syncedID)"))
+        let afterNote = try #require(try JSONSerialization.jsonObject(with: after) as? [String: Any])
+        #expect(afterNote["text"] as? String == "Synced, edited" && afterNote["revision"] as? Int == 1)
+        let (_, tagFeed) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/sync/tags/changes")!)
+        #expect(tagFeed.statusCode == 200)
+
         // A second instance on the same database: the two behave as one, as behind a load balancer.
         let second = try RunningServer(
             executable, in: project,
@@ -269,9 +303,12 @@ struct ServerFailure: Error, CustomStringConvertible {
 
 /// One HTTP request with URLSession: what curl would do.
 enum HTTP {
-    static func send(_ method: String, _ url: URL, _ json: String? = nil) async throws -> (Data, HTTPURLResponse) {
+    static func send(
+        _ method: String, _ url: URL, _ json: String? = nil, headers: [String: String] = [:]
+    ) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: url)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json {
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

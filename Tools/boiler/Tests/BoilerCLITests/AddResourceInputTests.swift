@@ -48,7 +48,7 @@ struct AddResourceInputTests {
             ("Tag-Line", "ASCII letters and digits"), ("1Tag", "PascalCase"), ("", "it is empty"),
             ("../Tag", "holds a path"), ("Tag/Evil", "holds a path"), ("Tag\nimport Evil", "no line breaks"),
             ("Tаg", "lookalike"), ("String", "the type String"), ("Router", "the module Router"),
-            ("Note", "the type Note"), ("Foundation", "the module Foundation"),
+            ("Note", "the type Note"), ("Sync", "the type Sync"), ("Foundation", "the module Foundation"),
         ])
     func badName(name: String, reason: String) throws {
         let error = try #require(refusal(name, ["name:String"]))
@@ -70,7 +70,8 @@ struct AddResourceInputTests {
             ("name:String??", "not one boiler can store"), ("Name:String", "lowerCamel"),
             ("first-name:String", "lowerCamel"), ("1st:String", "lowerCamel"), ("class:String", "Swift keyword"),
             ("self:Int", "Swift keyword"), ("id:UUID", "'id' is declared by boiler"),
-            ("createdAt:Date", "declared by boiler"), ("../x:String", "holds a path"),
+            ("createdAt:Date", "declared by boiler"), ("revision:Int", "'revision' is declared by boiler"),
+            ("../x:String", "holds a path"),
             ("x\n:String", "no line breaks"), ("nаme:String", "lookalike"),
         ])
     func badField(field: String, reason: String) throws {

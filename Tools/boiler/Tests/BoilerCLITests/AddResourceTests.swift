@@ -26,6 +26,7 @@ struct AddResourceTests {
         "Sources/NotesCore/HTTP/TagRoutes.swift", "Sources/NotesCore/Model/Tag.swift",
         "Sources/NotesCore/Model/TagEvents.swift", "Sources/NotesCore/TagDomain.swift",
         "Tests/NotesCoreTests/TagCommandTests.swift", "Tests/NotesCoreTests/TagRoutesTests.swift",
+        "Tests/NotesCoreTests/TagSyncTests.swift",
     ]
 
     @Test("a server project gets the entity, commands, domain, routes and tests, wired through the machine file")
@@ -38,7 +39,11 @@ struct AddResourceTests {
         #expect(outcome.written == Self.serverFiles)
         #expect(outcome.manualStep == nil)
         let entity = try read(folder, "Sources/NotesCore/Model/Tag.swift")
-        #expect(entity.contains("public struct Tag: Codable, Sendable, Hashable, Identifiable"))
+        #expect(entity.contains("public struct Tag: Codable, Sendable, Hashable, Identifiable, RevisionedRecord"))
+        // Records saved before revisions existed still read, as revision 0.
+        #expect(entity.contains("self.revision = try container.decodeIfPresent(Int.self, forKey: .revision) ?? 0"))
+        #expect(entity.contains("self.note = try container.decodeIfPresent(String.self, forKey: .note)"))
+        #expect(entity.contains("self.count = try container.decode(Int.self, forKey: .count)"))
         #expect(entity.contains("public var note: String?"))
         #expect(entity.contains(#"QueryField(\.count, "count")"#))
         let routes = try read(folder, "Sources/NotesCore/HTTP/TagRoutes.swift")
@@ -48,6 +53,7 @@ struct AddResourceTests {
         #expect(wiring.contains("public let tags: TagDomain"))
         #expect(wiring.contains(#"database.store(of: Tag.self, table: "tags")"#))
         #expect(wiring.contains("TagRoutes.add(to: router, domain: tags)"))
+        #expect(wiring.contains(#"sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
         let record = try ProjectRecord.read(in: folder)
         #expect(record.resources?.map(\.name) == ["Tag"])
         for path in Self.serverFiles { #expect(record.files[path] == ProjectRecord.hash(try read(folder, path))) }
@@ -88,6 +94,8 @@ struct AddResourceTests {
             step.contains(#"tags: TagDomain(records: try await database.store(of: Tag.self, table: "tags"), bus: bus)"#)
         )
         #expect(step.contains("TagRoutes.add(to: router, domain: tags)"))
+        #expect(
+            step.contains(#"in addSync(to:):     sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/NotesCore/HTTP/TagRoutes.swift").path))
@@ -154,7 +162,7 @@ struct AddResourceTests {
         let folder = try project(.server, database: .postgres, in: temp)
         _ = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], dryRun: false)
         let database = try read(folder, "Sources/NotesCore/NotesDatabase.swift")
-        #expect(database.contains("PostgresRecordBackend<Record>(url: url, table: table)"))
+        #expect(database.contains("PostgresRecordBackend<Record>(url: url, table: table, changeFeed: true)"))
         #expect(
             try read(folder, "Sources/NotesCore/Generated/_Resources.swift").contains("database.store(of: Tag.self"))
     }

@@ -109,6 +109,7 @@ struct ResourceTemplateOverrideTests {
             "Sources/Core/Model/ResourceEvents.swift": "Sources/NotesCore/Model/NoteEvents.swift",
             "Tests/CoreTests/ResourceRoutesTests.swift": "Tests/NotesCoreTests/NoteRoutesTests.swift",
             "Tests/CoreTests/ResourceCommandTests.swift": "Tests/NotesCoreTests/NoteCommandTests.swift",
+            "Tests/CoreTests/ResourceSyncTests.swift": "Tests/NotesCoreTests/NoteSyncTests.swift",
         ]
         let copy =
             "// {{type}} {{notFoundCase}}({{notFoundResource}}id:) {{maximumTextLength}} {{domain}}:"

@@ -24,13 +24,13 @@ struct ServerTemplatePlanTests {
                 "Sources/Notes/main.swift", "Sources/NotesCore/Commands/NoteCommands.swift",
                 "Sources/NotesCore/Designs/Model.xcdatamodeld/Model.xcdatamodel/contents",
                 "Sources/NotesCore/Generated/_Parts.swift", "Sources/NotesCore/Generated/_Resources.swift",
-                "Sources/NotesCore/HTTP/NoteRoutes.swift",
+                "Sources/NotesCore/HTTP/NoteRoutes.swift", "Sources/NotesCore/HTTP/NotesSync.swift",
                 "Sources/NotesCore/HTTP/ProblemDetails.swift",
                 "Sources/NotesCore/Model/Note.swift", "Sources/NotesCore/Model/NoteEvents.swift",
                 "Sources/NotesCore/Model/NotesError.swift", "Sources/NotesCore/NoteDomain.swift",
                 "Sources/NotesCore/NotesDatabase.swift", "Sources/NotesCore/NotesServer.swift",
                 "Sources/NotesCore/Services/NoteActivityLog.swift", "Tests/NotesCoreTests/NoteCommandTests.swift",
-                "Tests/NotesCoreTests/NoteRoutesTests.swift",
+                "Tests/NotesCoreTests/NoteRoutesTests.swift", "Tests/NotesCoreTests/NoteSyncTests.swift",
                 "Tests/NotesCoreTests/ProblemResponseTests.swift", "Tests/NotesCoreTests/SettingsTests.swift",
                 "Tests/NotesCoreTests/TestServer.swift",
             ])
@@ -42,7 +42,9 @@ struct ServerTemplatePlanTests {
         #expect(manifest.contains(#".package(path: "/src/boilerplate")"#))
         #expect(
             manifest.contains(#".package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1")"#))
-        for product in ["Boilerplate", "BoilerplateLogging", "StorageSQLite", "BoilerplateServiceLifecycle"] {
+        for product in [
+            "Boilerplate", "BoilerplateLogging", "StorageSQLite", "StorageSyncServer", "BoilerplateServiceLifecycle",
+        ] {
             #expect(manifest.contains(#".product(name: "\#(product)", package: "boilerplate")"#))
         }
         #expect(manifest.contains(#".product(name: "HummingbirdTesting", package: "hummingbird")"#))
@@ -59,7 +61,7 @@ struct ServerTemplatePlanTests {
         )
         let database = try file("Sources/NotesCore/NotesDatabase.swift", in: plan)
         #expect(database.contains(#"environment["DATABASE_URL"]"#))
-        #expect(database.contains("PostgresRecordBackend<Note>(url: url, table: \"notes\")"))
+        #expect(database.contains("PostgresRecordBackend<Note>(url: url, table: \"notes\", changeFeed: true)"))
         #expect(try file("README.md", in: plan).contains("| `DATABASE_URL`"))
         #expect(try file("README.md", in: plan).contains("TEST_DATABASE_URL"))
         // Its tests start a real PostgreSQL themselves.

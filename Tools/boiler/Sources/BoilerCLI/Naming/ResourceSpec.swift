@@ -308,6 +308,7 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
     static let reservedFields: [String: String] = [
         "id": "'id' is declared by boiler: every record has a UUID id",
         "createdAt": "'createdAt' is declared by boiler: every record keeps when it was created, and lists sort by it",
+        "revision": "'revision' is declared by boiler: every record keeps its revision for the sync protocol",
         "hashValue": "'hashValue' would clash with Hashable",
         "description": "'description' would clash with CustomStringConvertible; try 'summary' or 'details'",
         "version": "'version' would clash with the record's Versioned conformance",
@@ -329,6 +330,8 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         "HTTPRequest", "BasicRequestContext", "JSONEncoder", "JSONDecoder", "Test", "Suite", "Issue", "Trait",
         "AppCore", "ModelStore", "CommandRunner",
         "HTTPClient",
+        // The sync routes' types (`Sync` would make `SyncRoutes`) and the sync tests' own.
+        "Sync", "SyncHeader", "RevisionedRecord", "RecordStoreError", "FeedEntry", "FeedPage", "SyncConflict",
     ]
 
     /// Swift's keywords, which cannot name a property without backticks.

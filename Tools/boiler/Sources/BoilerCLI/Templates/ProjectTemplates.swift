@@ -126,6 +126,7 @@ enum ProjectTemplates {
             TemplateFile(
                 "\(core)/Services/NoteActivityLog.swift", "server/Sources/Core/Services/NoteActivityLog.swift"),
             TemplateFile("\(core)/{{Name}}Server.swift", "server/Sources/Core/Server.swift"),
+            TemplateFile("\(core)/HTTP/{{Name}}Sync.swift", "server/Sources/Core/HTTP/Sync.swift"),
             ResourceTemplates.serverWiring(module: module, resources: []),
             ServerPartTemplates.parts(module: module, routes: [], services: []),
             TemplateFile("Sources/{{Name}}/main.swift", "server/Sources/main.swift"),

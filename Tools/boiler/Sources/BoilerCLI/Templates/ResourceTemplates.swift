@@ -78,6 +78,7 @@ enum ResourceTemplates {
             ("Sources/\(n.core)/HTTP/\(n.type)Routes.swift", "Sources/Core/HTTP/ResourceRoutes.swift"),
             ("Tests/\(n.core)Tests/\(n.type)RoutesTests.swift", "Tests/CoreTests/ResourceRoutesTests.swift"),
             ("Tests/\(n.core)Tests/\(n.type)CommandTests.swift", "Tests/CoreTests/ResourceCommandTests.swift"),
+            ("Tests/\(n.core)Tests/\(n.type)SyncTests.swift", "Tests/CoreTests/ResourceSyncTests.swift"),
         ]
         return plan.map { TemplateFile($0.0, "\(serverFolder)/\($0.1)", values) }
     }
@@ -150,6 +151,7 @@ enum ResourceTemplates {
             [
                 "type": .text(n.type), "many": .text(n.many), "words": .text(n.words), "path": .text(n.path),
                 "tableLiteral": .text(SwiftSource.literal(n.table)), "last": .flag(index == names.count - 1),
+                "pathLiteral": .text(SwiftSource.literal(n.path)),
             ]
         }
         return TemplateFile(
@@ -164,6 +166,10 @@ enum ResourceTemplates {
 
     static func routeLine(_ n: Names) -> String { "\(n.type)Routes.add(to: router, domain: \(n.many))" }
 
+    static func syncLine(_ n: Names) -> String {
+        "sync.serve(try await SyncRoutes(store: \(n.many).records, path: \(SwiftSource.literal(n.path))))"
+    }
+
     /// What to add by hand to an edited wiring file.
     static func manualWiring(_ n: Names, path: String, reason: String = "was edited by hand") -> String {
         """
@@ -171,6 +177,7 @@ enum ResourceTemplates {
           the property:        public let \(n.many): \(n.type)Domain
           in open(in:bus:):    \(openLine(n))
           in add(to:):         \(routeLine(n))
+          in addSync(to:):     \(syncLine(n))
         """
     }
 
