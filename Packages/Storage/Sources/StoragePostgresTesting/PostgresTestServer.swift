@@ -105,6 +105,36 @@ public final class PostgresTestServer: Sendable {
         guard let binaries = binaryFolder() else {
             throw PostgresTestServerError.unavailable(reason: unavailableReason ?? "no PostgreSQL programs")
         }
+        // The free port is found before the server binds it, so another process (a test's HTTP
+        // server on port 0) can take it in between: the server then cannot listen, and a new
+        // server on another port is started instead, a few times at most.
+        return try await start(binaries: binaries, firstPort: nil)
+    }
+
+    /// ``start()``, whose first try listens on `firstPort` (a test's taken port) when given.
+    package static func start(firstPort: Int?) async throws -> PostgresTestServer {
+        guard let binaries = binaryFolder() else {
+            throw PostgresTestServerError.unavailable(reason: unavailableReason ?? "no PostgreSQL programs")
+        }
+        return try await start(binaries: binaries, firstPort: firstPort)
+    }
+
+    private static func start(binaries: URL, firstPort: Int?) async throws -> PostgresTestServer {
+        var attempt = 1
+        while true {
+            do {
+                let port = try (attempt == 1 ? firstPort : nil) ?? freePort()
+                return try await start(binaries: binaries, port: port)
+            } catch PostgresTestServerError.failed(let step, let output)
+                where step == "postgres" && output.contains("Address already in use") && attempt < 5
+            {
+                attempt += 1
+            }
+        }
+    }
+
+    /// One try of ``start()``: a new cluster listening on `port`.
+    private static func start(binaries: URL, port: Int) async throws -> PostgresTestServer {
         // Short and under /tmp: the server's unix socket path must fit in 107 bytes.
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("boiler-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -125,7 +155,7 @@ public final class PostgresTestServer: Sendable {
             throw error
         }
         let server = PostgresTestServer(
-            folder: folder, port: try freePort(), binaries: binaries, systemUser: systemUser)
+            folder: folder, port: port, binaries: binaries, systemUser: systemUser)
         do {
             try await server.launch()
         } catch {
