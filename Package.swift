@@ -77,6 +77,8 @@ let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
 /// The header field names the sync routes define (Hummingbird re-exports only `HTTPFields`).
 let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
+/// SHA-256 for the sync routes' request fingerprints (already built for postgres-nio).
+let crypto = Dep.product("Crypto", package: "swift-crypto")
 /// Raw TCP for tests that send bytes an HTTP client refuses to (a newline inside a header).
 let nioPosix = Dep.product("NIOPosix", package: "swift-nio")
 
@@ -118,7 +120,7 @@ let modules: [Module] = [
         [.module("Storage"), .module("StoragePostgres"), .module("StorageSQLite")]),
     // The sync protocol's server routes (Hummingbird), over a RecordStore's change feed and receipts.
     addOn(
-        "StorageSyncServer", in: "Storage", [.module("Errors"), .module("Storage"), hummingbird, httpTypes],
+        "StorageSyncServer", in: "Storage", [.module("Errors"), .module("Storage"), hummingbird, httpTypes, crypto],
         tests: [
             .module("Storage"), .module("StorageSQLite"), .module("StoragePostgres"), .module("StoragePostgresTesting"),
             .module("StorageSyncServerProbe"), hummingbird, hummingbirdTesting, httpTypes, serviceLifecycle, logging,
@@ -220,6 +222,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [

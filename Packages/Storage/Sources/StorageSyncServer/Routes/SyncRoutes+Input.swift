@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Storage
@@ -52,7 +53,7 @@ extension SyncRoutes {
     static func fingerprint(_ kind: WriteKind, id: String?, base: Int?, body: Data) -> String {
         var bytes = Array("sync-v1\n\(kind.rawValue)\n\(id ?? "")\n\(base.map(String.init) ?? "-")\n".utf8)
         bytes.append(contentsOf: body)
-        return SHA256.hex(bytes)
+        return SHA256.hash(data: bytes).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 
     /// The record in a write's body.
