@@ -7,9 +7,6 @@ final class BusCore: @unchecked Sendable {
     let lock = Lock()
     /// Where this bus forwards its events (scoped child buses).
     let parent: BusCore?
-    /// ``deliveryThreadKey``, copied: the global costs a `swift_once` check per read, and the
-    /// trigger, watch and release paths each read it.
-    let threadKey = deliveryThreadKey
 
     // Everything below is guarded by `lock` (so Swift's dynamic exclusivity checks, which
     // cost more than the lock on the hot path, are turned off for it).
@@ -22,9 +19,7 @@ final class BusCore: @unchecked Sendable {
     /// The last type channel looked up: bursts of one event type skip the hash. Type channels
     /// are never removed, so the cache cannot go stale.
     @exclusivity(unchecked) private var cachedKey: ObjectIdentifier?
-    /// Unretained: `types` keeps every type channel alive for as long as the core, so using the
-    /// cached one costs no retain and release.
-    @exclusivity(unchecked) private var cachedChannel: Unmanaged<Channel>?
+    @exclusivity(unchecked) private var cachedChannel: Channel?
     @exclusivity(unchecked) private var senderWatches = 0
     @exclusivity(unchecked) private var sweepThreshold = 256
 
@@ -41,19 +36,7 @@ final class BusCore: @unchecked Sendable {
     /// The channel of an event type, created on first use; the caller holds the lock.
     @inline(__always)
     func channel(forType key: ObjectIdentifier) -> Channel {
-        if key == cachedKey, let cachedChannel { return cachedChannel.takeUnretainedValue() }
-        return cacheChannel(forType: key).takeUnretainedValue()
-    }
-
-    /// Runs `body` on the channel of an event type without retaining it; the caller holds the lock.
-    @inline(__always)
-    func withChannel<Result>(forType key: ObjectIdentifier, _ body: (Channel) -> Result) -> Result {
-        let channel = key == cachedKey ? cachedChannel ?? cacheChannel(forType: key) : cacheChannel(forType: key)
-        return channel._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Looks up (or makes) the channel of an event type and caches it; the caller holds the lock.
-    private func cacheChannel(forType key: ObjectIdentifier) -> Unmanaged<Channel> {
+        if key == cachedKey, let cachedChannel { return cachedChannel }
         let channel: Channel
         if let existing = types[key] {
             channel = existing
@@ -62,9 +45,8 @@ final class BusCore: @unchecked Sendable {
             types[key] = channel
         }
         cachedKey = key
-        let reference = Unmanaged.passUnretained(channel)
-        cachedChannel = reference
-        return reference
+        cachedChannel = channel
+        return channel
     }
 
     /// The channel of an event name, created on first use; the caller holds the lock.
@@ -77,26 +59,23 @@ final class BusCore: @unchecked Sendable {
 
     // MARK: Registering
 
-    /// Stores `subscriber`, giving it the next id, and returns the event to replay, if one was
-    /// asked for. A queued subscriber gets its replay here, under the lock, so that it precedes
-    /// anything triggered afterwards. On a closed bus the subscriber is cancelled at once.
-    func register(_ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool) -> Replay? {
+    /// Stores a new subscriber made by `make` (with the next id) and returns it with the event
+    /// to replay, if one was asked for. A queued subscriber gets its replay here, under the lock,
+    /// so that it precedes anything triggered afterwards. On a closed bus the subscriber comes
+    /// back already cancelled.
+    func register(
+        topic: Topic, sender: AnyObject?, replayLast: Bool, make: (UInt64) -> Subscriber
+    ) -> (subscriber: Subscriber, replay: Replay?) {
         lock.lock()
-        subscriber.id = takeID()
-        if !isClosed, sender == nil, !replayLast, case .type(let key) = subscriber.topic {
-            // The common case, inline: a subscription to a type from any sender.
-            withChannel(forType: key) { $0.everyone.append(subscriber) }
-            lock.unlock()
-            return nil
-        }
+        let subscriber = make(takeID())
         if isClosed {
             _ = subscriber.raiseFlag()
             lock.unlock()
             subscriber.finishCancelling()
-            return nil
+            return (subscriber, nil)
         }
         var channel: Channel?
-        switch subscriber.topic {
+        switch topic {
         case .type(let key): channel = self.channel(forType: key)
         case .name(let name): channel = self.channel(forName: name)
         case .anyEvent: channel = nil
@@ -122,7 +101,7 @@ final class BusCore: @unchecked Sendable {
             }
         }
         lock.unlock()
-        return replay
+        return (subscriber, replay)
     }
 
     /// Senders are held weakly, so a sender that goes away leaves inert subscribers behind;
@@ -147,23 +126,20 @@ final class BusCore: @unchecked Sendable {
 
     // MARK: Cancelling
 
-    /// Cancels one subscriber: raise its flag (so no snapshot calls it again) and let its bucket
-    /// drop it, under the lock, which makes the first cancel the only one; then run its hook.
+    /// Cancels one subscriber: raise its flag (so no snapshot calls it again), run its hook,
+    /// then let its bucket drop it.
     func cancel(_ subscriber: Subscriber) {
+        guard subscriber.cancel() else { return }
         lock.lock()
-        guard subscriber.raiseFlag() else {
-            lock.unlock()
-            return
-        }
+        defer { lock.unlock() }
         switch subscriber.topic {
         case .type(let key):
-            withChannel(forType: key) { channel in
-                if subscriber.senderKey == nil {
-                    // The common case, inline: a subscription to a type from any sender.
-                    channel.everyone.noteCancelled(subscriber)
-                } else {
-                    noteCancelled(subscriber, in: channel)
-                }
+            let channel = channel(forType: key)
+            if subscriber.senderKey == nil {
+                // The common case, inline: a subscription to a type from any sender.
+                channel.everyone.noteCancelled(subscriber)
+            } else {
+                noteCancelled(subscriber, in: channel)
             }
         case .name(let name):
             if let channel = names[name] {
@@ -171,13 +147,10 @@ final class BusCore: @unchecked Sendable {
                 if channel.isEmpty { names[name] = nil }
             }
         case .anyEvent:
-            if let key = subscriber.senderKey {
-                senders[key]?.noteCancelled(subscriber)
-                if senders[key]?.isEmpty == true { senders[key] = nil }
-            }
+            guard let key = subscriber.senderKey else { return }
+            senders[key]?.noteCancelled(subscriber)
+            if senders[key]?.isEmpty == true { senders[key] = nil }
         }
-        lock.unlock()
-        subscriber.finishCancelling()
     }
 
     private func noteCancelled(_ subscriber: Subscriber, in channel: Channel) {

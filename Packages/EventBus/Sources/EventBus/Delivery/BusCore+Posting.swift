@@ -87,7 +87,7 @@ extension BusCore {
             return
         }
         let key = ObjectIdentifier(self)
-        let thread = DeliveryThread.current(threadKey)
+        let thread = DeliveryThread.current
         if let frame = thread.pointee.frame(for: key) {
             let boxed = box()
             thread.pointee.enqueue(
