@@ -16,6 +16,10 @@ struct Bucket {
         subscribers.append(subscriber)
     }
 
+    /// Whether `subscriber` is the newest: `noteCancelled` then removes it at once.
+    @inline(__always)
+    func isNewest(_ subscriber: Subscriber) -> Bool { subscribers.last === subscriber }
+
     /// Records that `subscriber` was cancelled, compacting when worthwhile. The newest
     /// subscriber going first (short-lived subscriptions) is removed at once.
     mutating func noteCancelled(_ subscriber: Subscriber) {
@@ -80,6 +84,11 @@ final class Channel {
     @exclusivity(unchecked) var last: LastEvent?
     @exclusivity(unchecked) var lastSender: WeakSender?
     @exclusivity(unchecked) var lastHadSender = false
+    /// How many times `everyone`'s subscribers were handed out of the lock (a trigger's snapshot,
+    /// a leak report). A subscriber records it when it is stored: if it is unchanged when the
+    /// subscriber is cancelled, no other thread has ever been given that subscriber, which is
+    /// what makes its storage safe to reuse (see `BusCore.cancel`).
+    @exclusivity(unchecked) var handOuts: UInt64 = 0
 
     var isEmpty: Bool { everyone.isEmpty && bySender.isEmpty && last == nil }
 
