@@ -153,29 +153,16 @@ final class BusCore: @unchecked Sendable {
 
     /// Cancels one subscriber: raise its flag (so no snapshot calls it again) and let its bucket
     /// drop it, under the lock, which makes the first cancel the only one; then run its hook.
-    ///
-    /// A subscriber of a type from any sender is also marked `wasNeverHandedOut` when no other
-    /// thread has ever been given it: its channel handed out no subscribers (no trigger of the
-    /// type, no leak report) since it was stored, and its bucket drops it now rather than
-    /// lazily. Snapshots are taken under this lock and the mark is decided under it, so no
-    /// snapshot before holds it and none after can take it: no delivery has read or will read
-    /// its handler. The mark is written before the flag's releasing store, so whoever sees the
-    /// flag raised (the token's release, with an acquiring load) sees the mark too.
+    /// A subscriber of a type from any sender may also be marked for reuse
+    /// (`Channel.cancelInEveryone`).
     func cancel(_ subscriber: Subscriber) {
         lock.lock()
         if case .type(let key) = subscriber.topic, subscriber.senderKey == nil {
             // The common case, inline: a subscription to a type from any sender.
-            let cancelled = withChannel(forType: key) { channel in
-                if subscriber.isCancelled { return false }
-                subscriber.wasNeverHandedOut =
-                    subscriber.isReusable && channel.everyone.isNewest(subscriber)
-                    && channel.handOuts == subscriber.handOutsWhenStored
-                subscriber.raiseLoweredFlag()
-                channel.everyone.noteCancelled(subscriber)
-                return true
-            }
+            let wasLive = !subscriber.isCancelled
+            if wasLive { withChannel(forType: key) { $0.cancelInEveryone(subscriber) } }
             lock.unlock()
-            if cancelled { subscriber.finishCancelling() }
+            if wasLive { subscriber.finishCancelling() }
             return
         }
         guard subscriber.raiseFlag() else {
