@@ -93,7 +93,7 @@ final class Channel {
     /// How many times `everyone`'s subscribers were handed out of the lock (a trigger's snapshot,
     /// a leak report). A subscriber records it when it is stored: if it is unchanged when the
     /// subscriber is cancelled, no other thread has ever been given that subscriber, which is
-    /// what makes its storage safe to reuse (see `BusCore.cancel`).
+    /// what makes its storage safe to reuse (see `cancelInEveryone`).
     @exclusivity(unchecked) var handOuts: UInt64 = 0
 
     var isEmpty: Bool { everyone.isEmpty && bySender.isEmpty && last == nil }
