@@ -7,6 +7,9 @@ final class BusCore: @unchecked Sendable {
     let lock = Lock()
     /// Where this bus forwards its events (scoped child buses).
     let parent: BusCore?
+    /// ``deliveryThreadKey``, copied: the global costs a `swift_once` check per read, and the
+    /// trigger, watch and release paths each read it.
+    let threadKey = deliveryThreadKey
 
     // Everything below is guarded by `lock` (so Swift's dynamic exclusivity checks, which
     // cost more than the lock on the hot path, are turned off for it).
@@ -19,7 +22,9 @@ final class BusCore: @unchecked Sendable {
     /// The last type channel looked up: bursts of one event type skip the hash. Type channels
     /// are never removed, so the cache cannot go stale.
     @exclusivity(unchecked) private var cachedKey: ObjectIdentifier?
-    @exclusivity(unchecked) private var cachedChannel: Channel?
+    /// Unretained: `types` keeps every type channel alive for as long as the core, so using the
+    /// cached one costs no retain and release.
+    @exclusivity(unchecked) private var cachedChannel: Unmanaged<Channel>?
     @exclusivity(unchecked) private var senderWatches = 0
     @exclusivity(unchecked) private var sweepThreshold = 256
 
@@ -36,7 +41,19 @@ final class BusCore: @unchecked Sendable {
     /// The channel of an event type, created on first use; the caller holds the lock.
     @inline(__always)
     func channel(forType key: ObjectIdentifier) -> Channel {
-        if key == cachedKey, let cachedChannel { return cachedChannel }
+        if key == cachedKey, let cachedChannel { return cachedChannel.takeUnretainedValue() }
+        return cacheChannel(forType: key).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the channel of an event type without retaining it; the caller holds the lock.
+    @inline(__always)
+    func withChannel<Result>(forType key: ObjectIdentifier, _ body: (Channel) -> Result) -> Result {
+        let channel = key == cachedKey ? cachedChannel ?? cacheChannel(forType: key) : cacheChannel(forType: key)
+        return channel._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Looks up (or makes) the channel of an event type and caches it; the caller holds the lock.
+    private func cacheChannel(forType key: ObjectIdentifier) -> Unmanaged<Channel> {
         let channel: Channel
         if let existing = types[key] {
             channel = existing
@@ -45,8 +62,9 @@ final class BusCore: @unchecked Sendable {
             types[key] = channel
         }
         cachedKey = key
-        cachedChannel = channel
-        return channel
+        let reference = Unmanaged.passUnretained(channel)
+        cachedChannel = reference
+        return reference
     }
 
     /// The channel of an event name, created on first use; the caller holds the lock.
@@ -59,23 +77,29 @@ final class BusCore: @unchecked Sendable {
 
     // MARK: Registering
 
-    /// Stores a new subscriber made by `make` (with the next id) and returns it with the event
-    /// to replay, if one was asked for. A queued subscriber gets its replay here, under the lock,
-    /// so that it precedes anything triggered afterwards. On a closed bus the subscriber comes
-    /// back already cancelled.
-    func register(
-        topic: Topic, sender: AnyObject?, replayLast: Bool, make: (UInt64) -> Subscriber
-    ) -> (subscriber: Subscriber, replay: Replay?) {
+    /// Stores `subscriber`, giving it the next id, and returns the event to replay, if one was
+    /// asked for. A queued subscriber gets its replay here, under the lock, so that it precedes
+    /// anything triggered afterwards. On a closed bus the subscriber is cancelled at once.
+    func register(_ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool) -> Replay? {
         lock.lock()
-        let subscriber = make(takeID())
+        subscriber.id = takeID()
+        if !isClosed, sender == nil, !replayLast, case .type(let key) = subscriber.topic {
+            // The common case, inline: a subscription to a type from any sender.
+            withChannel(forType: key) { channel in
+                channel.everyone.append(subscriber)
+                subscriber.handOutsWhenStored = channel.handOuts
+            }
+            lock.unlock()
+            return nil
+        }
         if isClosed {
             _ = subscriber.raiseFlag()
             lock.unlock()
             subscriber.finishCancelling()
-            return (subscriber, nil)
+            return nil
         }
         var channel: Channel?
-        switch topic {
+        switch subscriber.topic {
         case .type(let key): channel = self.channel(forType: key)
         case .name(let name): channel = self.channel(forName: name)
         case .anyEvent: channel = nil
@@ -91,6 +115,7 @@ final class BusCore: @unchecked Sendable {
             noteSenderWatch()
         } else if let channel {
             channel.everyone.append(subscriber)
+            subscriber.handOutsWhenStored = channel.handOuts
         }
         var replay: Replay?
         if replayLast, let channel, let last = channel.replayable(for: sender) {
@@ -101,7 +126,7 @@ final class BusCore: @unchecked Sendable {
             }
         }
         lock.unlock()
-        return (subscriber, replay)
+        return replay
     }
 
     /// Senders are held weakly, so a sender that goes away leaves inert subscribers behind;
@@ -126,31 +151,40 @@ final class BusCore: @unchecked Sendable {
 
     // MARK: Cancelling
 
-    /// Cancels one subscriber: raise its flag (so no snapshot calls it again), run its hook,
-    /// then let its bucket drop it.
+    /// Cancels one subscriber: raise its flag (so no snapshot calls it again) and let its bucket
+    /// drop it, under the lock, which makes the first cancel the only one; then run its hook.
+    /// A subscriber of a type from any sender may also be marked for reuse
+    /// (`Channel.cancelInEveryone`).
     func cancel(_ subscriber: Subscriber) {
-        guard subscriber.cancel() else { return }
         lock.lock()
-        defer { lock.unlock() }
+        if case .type(let key) = subscriber.topic, subscriber.senderKey == nil {
+            // The common case, inline: a subscription to a type from any sender.
+            let wasLive = !subscriber.isCancelled
+            if wasLive { withChannel(forType: key) { $0.cancelInEveryone(subscriber) } }
+            lock.unlock()
+            if wasLive { subscriber.finishCancelling() }
+            return
+        }
+        guard subscriber.raiseFlag() else {
+            lock.unlock()
+            return
+        }
         switch subscriber.topic {
         case .type(let key):
-            let channel = channel(forType: key)
-            if subscriber.senderKey == nil {
-                // The common case, inline: a subscription to a type from any sender.
-                channel.everyone.noteCancelled(subscriber)
-            } else {
-                noteCancelled(subscriber, in: channel)
-            }
+            withChannel(forType: key) { noteCancelled(subscriber, in: $0) }
         case .name(let name):
             if let channel = names[name] {
                 noteCancelled(subscriber, in: channel)
                 if channel.isEmpty { names[name] = nil }
             }
         case .anyEvent:
-            guard let key = subscriber.senderKey else { return }
-            senders[key]?.noteCancelled(subscriber)
-            if senders[key]?.isEmpty == true { senders[key] = nil }
+            if let key = subscriber.senderKey {
+                senders[key]?.noteCancelled(subscriber)
+                if senders[key]?.isEmpty == true { senders[key] = nil }
+            }
         }
+        lock.unlock()
+        subscriber.finishCancelling()
     }
 
     private func noteCancelled(_ subscriber: Subscriber, in channel: Channel) {
@@ -199,6 +233,8 @@ final class BusCore: @unchecked Sendable {
     func liveSubscribers(since firstID: UInt64 = 0) -> [Subscriber] {
         lock.withLock {
             var all: [Subscriber] = []
+            // The report reads what it returns after the lock is released: none of it may be reused.
+            for channel in types.values { channel.handOuts &+= 1 }
             for channel in Array(types.values) + Array(names.values) { all += channel.allSubscribers }
             for bucket in senders.values { all += bucket.subscribers }
             return all.filter { $0.id >= firstID && $0.isLive }.sorted { $0.id < $1.id }

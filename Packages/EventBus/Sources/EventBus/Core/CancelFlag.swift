@@ -19,6 +19,9 @@ class CancelFlag: @unchecked Sendable {
 
     /// Raises the flag; true for the one call that raised it, false if it was already raised.
     func raise() -> Bool { preconditionFailure("CancelFlag is abstract") }
+
+    /// Lowers the flag again, for a subscriber being reused (nothing else holds it).
+    func lower() { preconditionFailure("CancelFlag is abstract") }
 }
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -29,6 +32,10 @@ private final class AtomicCancelFlag: CancelFlag, @unchecked Sendable {
 
     override func raise() -> Bool {
         !raised.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    override func lower() {
+        raised.store(false, ordering: .releasing)
     }
 }
 
@@ -43,5 +50,9 @@ private final class LockedCancelFlag: CancelFlag, @unchecked Sendable {
             defer { raised = true }
             return !raised
         }
+    }
+
+    override func lower() {
+        lock.withLock { raised = false }
     }
 }

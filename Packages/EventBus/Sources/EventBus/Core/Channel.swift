@@ -16,20 +16,30 @@ struct Bucket {
         subscribers.append(subscriber)
     }
 
+    /// Whether `subscriber` is the newest: `noteCancelled` then removes it at once.
+    @inline(__always)
+    func isNewest(_ subscriber: Subscriber) -> Bool { subscribers.last === subscriber }
+
     /// Records that `subscriber` was cancelled, compacting when worthwhile. The newest
     /// subscriber going first (short-lived subscriptions) is removed at once.
     mutating func noteCancelled(_ subscriber: Subscriber) {
         if subscribers.last === subscriber {
-            subscribers.removeLast()
-            while let last = subscribers.last, last.isCancelled {
-                subscribers.removeLast()
-                cancelled = max(0, cancelled - 1)
-            }
-            if subscribers.isEmpty { cancelled = 0 }
+            removeNewest()
             return
         }
         cancelled += 1
         if cancelled * 2 >= subscribers.count { compact() }
+    }
+
+    /// Removes the newest subscriber, just cancelled, and the cancelled ones it leaves last.
+    @inline(__always)
+    mutating func removeNewest() {
+        subscribers.removeLast()
+        while let last = subscribers.last, last.isCancelled {
+            subscribers.removeLast()
+            cancelled = max(0, cancelled - 1)
+        }
+        if subscribers.isEmpty { cancelled = 0 }
     }
 
     /// Drops cancelled subscribers and those whose sender is gone.
@@ -80,8 +90,33 @@ final class Channel {
     @exclusivity(unchecked) var last: LastEvent?
     @exclusivity(unchecked) var lastSender: WeakSender?
     @exclusivity(unchecked) var lastHadSender = false
+    /// How many times `everyone`'s subscribers were handed out of the lock (a trigger's snapshot,
+    /// a leak report). A subscriber records it when it is stored: if it is unchanged when the
+    /// subscriber is cancelled, no other thread has ever been given that subscriber, which is
+    /// what makes its storage safe to reuse (see `cancelInEveryone`).
+    @exclusivity(unchecked) var handOuts: UInt64 = 0
 
     var isEmpty: Bool { everyone.isEmpty && bySender.isEmpty && last == nil }
+
+    /// Cancels `subscriber`, a live one of `everyone`; the caller holds the bus lock.
+    ///
+    /// When the bucket drops it at once (it is the newest) and the channel handed out no
+    /// subscribers since it was stored, no other thread has ever been given it: snapshots are
+    /// taken under this lock, so none before holds it and none after can take it, and no delivery
+    /// has read or will read its handler. It is then marked `wasNeverHandedOut`, which lets its
+    /// token's release reuse it. The mark is written before the flag's releasing store, so
+    /// whoever sees the flag raised (the token's release, with an acquiring load) sees the mark.
+    @inline(__always)
+    func cancelInEveryone(_ subscriber: Subscriber) {
+        if everyone.isNewest(subscriber) {
+            subscriber.wasNeverHandedOut = subscriber.isReusable && handOuts == subscriber.handOutsWhenStored
+            subscriber.raiseLoweredFlag()
+            everyone.removeNewest()
+        } else {
+            subscriber.raiseLoweredFlag()
+            everyone.noteCancelled(subscriber)
+        }
+    }
 
     /// Remembers the event being triggered by `sender` as the one to replay; `store` writes it.
     @inline(__always)

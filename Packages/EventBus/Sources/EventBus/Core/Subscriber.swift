@@ -21,11 +21,16 @@ enum Topic: Hashable, Sendable {
 /// ever handed a pointer to an `E` (or, when `receivesAnyEvent`, to an `any Event`).
 ///
 /// Synchronous typed subscriptions are ``TypedSubscriber``s, which hold the handler themselves
-/// so that `call` captures nothing: one allocation per subscription instead of two.
+/// so that `call` captures nothing: one allocation per subscription instead of two. Those without
+/// a sender are also reused, when no other thread was ever given them (`wasNeverHandedOut`): the
+/// released token hands its subscriber to its thread's spare slot (`DeliveryThread`) for the next
+/// watch of that event type. The fields a reuse rewrites are `var`s, written only by the thread
+/// that holds the subscriber's one reference and that no other thread has ever read.
 @usableFromInline
 class Subscriber: @unchecked Sendable {
-    /// Registration order: ids grow with every `watch` on a bus.
-    let id: UInt64
+    /// Registration order: ids grow with every `watch` on a bus. Set under the bus lock by
+    /// `register`, before the subscriber is stored anywhere.
+    @exclusivity(unchecked) final var id: UInt64 = 0
     let topic: Topic
     /// The erased handler, given the subscriber itself and a pointer to the event.
     let call: @Sendable (Subscriber, UnsafeRawPointer) -> Void
@@ -43,8 +48,18 @@ class Subscriber: @unchecked Sendable {
     /// where a name string was made for every sender watch and released with every subscriber.
     let senderClass: AnyObject.Type?
     let eventType: Any.Type
-    let file: StaticString
-    let line: UInt
+    @exclusivity(unchecked) @usableFromInline final var file: StaticString
+    @exclusivity(unchecked) @usableFromInline final var line: UInt
+    /// True for a synchronous typed subscription without a sender: once cancelled and held by
+    /// nothing but its token, the token's release hands it to the thread's spare slot.
+    let isReusable: Bool
+    /// Its channel's `handOuts` when `register` stored it (under the bus lock).
+    @exclusivity(unchecked) final var handOutsWhenStored: UInt64 = 0
+    /// Set by `BusCore.cancel`, under the bus lock and before the flag is raised, when no other
+    /// thread was ever given this subscriber and its bucket dropped it: no delivery has read its
+    /// handler or ever will, so the token's release may reuse it. Read only after an acquiring
+    /// load saw the flag raised; a reuse clears it before the subscriber is stored again.
+    @exclusivity(unchecked) @usableFromInline final var wasNeverHandedOut = false
     private let onCancel: (@Sendable () -> Void)?
 
     // The cancellation flag, read before every call. Inline and atomic where `Atomic` is always
@@ -58,26 +73,40 @@ class Subscriber: @unchecked Sendable {
 
         /// Raises the cancellation flag; true for the one call that raised it.
         @inline(__always) func raiseFlag() -> Bool { flag.raise() }
+
+        /// Raises the flag of a subscriber the caller (holding the bus lock) saw not cancelled.
+        @inline(__always) func raiseLoweredFlag() { _ = flag.raise() }
+
+        /// Lowers the flag of a subscriber nothing else holds, for its reuse.
+        @usableFromInline func lowerFlag() { flag.lower() }
     #else
         private let flag = Atomic<Bool>(false)
 
         /// Whether the subscription was cancelled.
         @inline(__always) var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-        /// Raises the cancellation flag; true for the one call that raised it.
+        /// Raises the cancellation flag; true for the one call that raised it. Every caller holds
+        /// the bus lock, which decides which call is first: so a load and a store suffice, where
+        /// a read-modify-write would cost an atomic instruction per cancel.
         @inline(__always) func raiseFlag() -> Bool {
-            // A plain load first: cancelling an already cancelled token (explicitly, then again when
-            // the token is released) should not pay for a read-modify-write.
-            !flag.load(ordering: .acquiring) && !flag.exchange(true, ordering: .acquiringAndReleasing)
+            if flag.load(ordering: .acquiring) { return false }
+            flag.store(true, ordering: .releasing)
+            return true
         }
+
+        /// Raises the flag of a subscriber the caller (holding the bus lock) saw not cancelled:
+        /// a releasing store, which publishes what the caller wrote before it.
+        @inline(__always) func raiseLoweredFlag() { flag.store(true, ordering: .releasing) }
+
+        /// Lowers the flag of a subscriber nothing else holds, for its reuse.
+        @usableFromInline func lowerFlag() { flag.store(false, ordering: .releasing) }
     #endif
 
     init(
-        id: UInt64, topic: Topic, sender: AnyObject?, eventType: Any.Type, receivesAnyEvent: Bool = false,
-        isQueued: Bool = false, file: StaticString, line: UInt,
+        topic: Topic, sender: AnyObject?, eventType: Any.Type, receivesAnyEvent: Bool = false,
+        isQueued: Bool = false, isReusable: Bool = false, file: StaticString, line: UInt,
         onCancel: (@Sendable () -> Void)? = nil, call: @escaping @Sendable (Subscriber, UnsafeRawPointer) -> Void
     ) {
-        self.id = id
         self.topic = topic
         // Only when there is one: assigning nil to the weak reference is a runtime call.
         if let sender { self.sender = sender }
@@ -87,6 +116,7 @@ class Subscriber: @unchecked Sendable {
         self.eventType = eventType
         self.receivesAnyEvent = receivesAnyEvent
         self.isQueued = isQueued
+        self.isReusable = isReusable
         self.file = file
         self.line = line
         self.onCancel = onCancel
@@ -111,14 +141,8 @@ class Subscriber: @unchecked Sendable {
     /// Not cancelled, and if it filters by sender, that sender is still alive.
     var isLive: Bool { !isCancelled && (!filtersSender || sender != nil) }
 
-    /// Raises the flag and runs the cancel hook; true for the call that actually cancelled.
-    /// Never call this while holding the bus lock: the hook may call back into the bus.
-    @discardableResult
-    func cancel() -> Bool {
-        guard raiseFlag() else { return false }
-        onCancel?()
-        return true
-    }
+    /// Releases what the handler captured; only reusable subscribers have anything to do.
+    func dropHandler() {}
 
     /// Runs the cancel hook (finishing a stream, ending a delivery task) after `raiseFlag()`
     /// succeeded under the bus lock. Call it with the lock released.
@@ -143,18 +167,72 @@ class Subscriber: @unchecked Sendable {
 /// A synchronous subscription to events of type `E`, holding its handler.
 @usableFromInline
 final class TypedSubscriber<E: Event>: Subscriber, @unchecked Sendable {
-    @usableFromInline let handler: @Sendable (E) -> Void
+    /// A `let`, so that a delivery calls it in place: reading a `var` closure copies it, a retain
+    /// and a release of its context per subscriber per event (fan-outs ran three times slower).
+    /// Only `reuse` and `dropHandler` change it, through ``ReusedSubscriber``, on a subscriber
+    /// that no delivery was ever given (`wasNeverHandedOut`) and nothing but the caller holds. Nil only in a spare: a
+    /// no-op closure made in this generic class would capture E's metadata, an allocation.
+    @usableFromInline let handler: (@Sendable (E) -> Void)?
 
     /// Makes the subscriber; `call` (written where `E` is concrete, so that it captures
     /// nothing) reaches `handler` through the subscriber it is given.
     @usableFromInline
     init(
-        id: UInt64, sender: AnyObject?, file: StaticString, line: UInt, handler: @escaping @Sendable (E) -> Void,
+        sender: AnyObject?, file: StaticString, line: UInt, handler: @escaping @Sendable (E) -> Void,
         call: @escaping @Sendable (Subscriber, UnsafeRawPointer) -> Void
     ) {
         self.handler = handler
         super.init(
-            id: id, topic: .type(ObjectIdentifier(E.self)), sender: sender, eventType: E.self, file: file, line: line,
+            topic: .type(ObjectIdentifier(E.self)), sender: sender, eventType: E.self,
+            isReusable: sender == nil, file: file, line: line, call: call)
+    }
+
+    /// Makes `spare` (a cancelled `TypedSubscriber<E>` without a sender that nothing else holds
+    /// and no other thread was ever given) a new subscription: the same `call`, the same event type and no sender, with a new handler
+    /// and place; `register` gives it its id. Inlined into `watch`, so that the handler is stored
+    /// without a reabstraction thunk.
+    @inlinable
+    static func reuse(
+        _ spare: consuming Subscriber, file: StaticString, line: UInt, handler: @escaping @Sendable (E) -> Void
+    ) -> Subscriber {
+        Unmanaged.passUnretained(spare)._withUnsafeGuaranteedRef { spare in
+            spare.file = file
+            spare.line = line
+            spare.wasNeverHandedOut = false
+            ReusedSubscriber<E>.view(of: spare)._withUnsafeGuaranteedRef { $0.handler = handler }
+            spare.lowerFlag()
+        }
+        return spare
+    }
+
+    /// Releases the handler (and what it captured) of a subscriber about to wait as a spare,
+    /// as if the subscriber had been freed.
+    override func dropHandler() {
+        ReusedSubscriber<E>.view(of: self)._withUnsafeGuaranteedRef { $0.handler = nil }
+    }
+}
+
+/// The layout of ``TypedSubscriber`` with its handler writable: the same superclass and the same
+/// one stored property, so a `TypedSubscriber<E>` seen as a `ReusedSubscriber<E>` has its handler
+/// at the same place. Never made; only `TypedSubscriber.reuse` and `dropHandler` look through it,
+/// to change the handler of a spare that nothing else holds and no delivery was ever given.
+@usableFromInline
+final class ReusedSubscriber<E: Event>: Subscriber, @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var handler: (@Sendable (E) -> Void)?
+
+    /// `subscriber` (a `TypedSubscriber<E>`) seen through this layout, unretained. Not
+    /// `unsafeDowncast`, which checks the class in debug builds.
+    @inlinable
+    static func view(of subscriber: Subscriber) -> Unmanaged<ReusedSubscriber<E>> {
+        .fromOpaque(Unmanaged.passUnretained(subscriber).toOpaque())
+    }
+
+    private init(
+        handler: @escaping @Sendable (E) -> Void, call: @escaping @Sendable (Subscriber, UnsafeRawPointer) -> Void
+    ) {
+        self.handler = handler
+        super.init(
+            topic: .type(ObjectIdentifier(E.self)), sender: nil, eventType: E.self, file: #fileID, line: #line,
             call: call)
     }
 }

@@ -87,7 +87,7 @@ extension BusCore {
             return
         }
         let key = ObjectIdentifier(self)
-        let thread = DeliveryThread.current
+        let thread = DeliveryThread.current(threadKey)
         if let frame = thread.pointee.frame(for: key) {
             let boxed = box()
             thread.pointee.enqueue(
@@ -127,6 +127,9 @@ extension BusCore {
         defer { lock.unlock() }
         if isClosed { return nil }
         let typeChannel = channel(forType: type)
+        // The snapshot hands the type's subscribers to this thread: none stored until now may be
+        // reused (see `cancel`).
+        typeChannel.handOuts &+= 1
         typeChannel.remember(remember, from: sender)
         if !taps.isEmpty { record(box(), from: sender, name: name) }
         guard name != nil || sender != nil else {

@@ -17,16 +17,47 @@ struct DeliveryThread {
     private var depth = 0
     private var buses: [ObjectIdentifier?] = []
     private var pending: [[() -> Void]] = []
+    /// A cancelled synchronous subscriber that nothing else holds and no other thread was ever
+    /// given (`Subscriber.wasNeverHandedOut`), kept by the thread that released
+    /// its token for the next `watch` of the same event type on this thread (``spareKey``): a
+    /// watch-and-cancel loop then allocates one object (the token) instead of two.
+    private var spare: Subscriber?
+    private var spareKey: ObjectIdentifier?
 
     /// This thread's delivery state, created on first use and freed when the thread ends.
-    static var current: UnsafeMutablePointer<DeliveryThread> {
+    /// `threadKey` is ``deliveryThreadKey``, passed in by a core that copied it: reading the
+    /// global itself costs a `swift_once` check each time.
+    @inline(__always)
+    static func current(_ threadKey: pthread_key_t) -> UnsafeMutablePointer<DeliveryThread> {
         if let pointer = pthread_getspecific(threadKey) {
             return pointer.assumingMemoryBound(to: DeliveryThread.self)
         }
+        return makeState(threadKey)
+    }
+
+    private static func makeState(_ threadKey: pthread_key_t) -> UnsafeMutablePointer<DeliveryThread> {
         let state = UnsafeMutablePointer<DeliveryThread>.allocate(capacity: 1)
         state.initialize(to: DeliveryThread())
         pthread_setspecific(threadKey, state)
         return state
+    }
+
+    /// Takes this thread's spare subscriber if it was made for events of type `key`.
+    @inline(__always)
+    static func takeSpare(for key: ObjectIdentifier, threadKey: pthread_key_t) -> Subscriber? {
+        let state = current(threadKey)
+        guard state.pointee.spareKey == key else { return nil }
+        state.pointee.spareKey = nil
+        return state.pointee.spare.take()
+    }
+
+    /// Keeps `subscriber` (of events of type `key`; cancelled, its handler dropped, held by
+    /// nothing else) as this thread's spare, releasing the previous one.
+    @inline(__always)
+    static func keepSpare(_ subscriber: consuming Subscriber, for key: ObjectIdentifier, threadKey: pthread_key_t) {
+        let state = current(threadKey)
+        state.pointee.spareKey = key
+        state.pointee.spare = consume subscriber
     }
 
     /// The frame of `bus` if this thread is delivering one of its events.
@@ -91,7 +122,8 @@ struct DeliveryThread {
     }
 #endif
 
-private let threadKey: pthread_key_t = {
+/// The key of every thread's ``DeliveryThread`` state. Each `BusCore` copies it when made.
+let deliveryThreadKey: pthread_key_t = {
     var key = pthread_key_t()
     let result = pthread_key_create(&key, releaseThread)
     precondition(result == 0, "EventBus: pthread_key_create failed with \(result)")

@@ -24,26 +24,35 @@ extension Bus {
         }
         // Inlined so that the erased call below is specialised for E: delivery reads the value
         // through the pointer without going through E's metadata.
-        let (token, replay) = watchSynchronously(E.self, from: sender, replayLast: replayLast) { id in
-            TypedSubscriber<E>(
-                id: id, sender: sender, file: file, line: line, handler: handler,
+        let subscriber: Subscriber
+        if sender == nil, let spare = spareSubscriber(for: ObjectIdentifier(E.self)) {
+            subscriber = TypedSubscriber<E>.reuse(spare, file: file, line: line, handler: handler)
+        } else {
+            subscriber = TypedSubscriber<E>(
+                sender: sender, file: file, line: line, handler: handler,
                 call: { subscriber, pointer in
                     unsafeDowncast(subscriber, to: TypedSubscriber<E>.self)
-                        .handler(pointer.assumingMemoryBound(to: E.self).pointee)
+                        .handler?(pointer.assumingMemoryBound(to: E.self).pointee)
                 })
         }
+        let (token, replay) = watchSynchronously(consume subscriber, from: sender, replayLast: replayLast)
         if let replay, let event = replay.event as? E, !token.isCancelled { handler(event) }
         return token
     }
 
-    /// Registers a synchronous subscription to a type, made by `make` with its id; returns the
-    /// event to replay, if one was asked for and exists.
+    /// This thread's spare subscriber, if it was made for events of type `key` (see `WatchToken`).
+    @usableFromInline
+    func spareSubscriber(for key: ObjectIdentifier) -> Subscriber? {
+        DeliveryThread.takeSpare(for: key, threadKey: core.threadKey)
+    }
+
+    /// Registers a synchronous subscription to a type; returns its token and the event to
+    /// replay, if one was asked for and exists.
     @usableFromInline
     func watchSynchronously(
-        _ type: any Event.Type, from sender: AnyObject?, replayLast: Bool, make: (UInt64) -> Subscriber
+        _ subscriber: consuming Subscriber, from sender: AnyObject?, replayLast: Bool
     ) -> (WatchToken, Replay?) {
-        let (subscriber, replay) = core.register(
-            topic: .type(ObjectIdentifier(type)), sender: sender, replayLast: replayLast, make: make)
+        let replay = core.register(subscriber, sender: sender, replayLast: replayLast)
         return (WatchToken(subscriber: subscriber, core: core), replay)
     }
 
@@ -185,11 +194,10 @@ extension Bus {
         isQueued: Bool = false, file: StaticString, line: UInt,
         onCancel: (@Sendable () -> Void)?, call: @escaping @Sendable (Subscriber, UnsafeRawPointer) -> Void
     ) -> WatchToken {
-        let (subscriber, replay) = core.register(topic: topic, sender: sender, replayLast: replayLast) {
-            Subscriber(
-                id: $0, topic: topic, sender: sender, eventType: Value.self, receivesAnyEvent: receivesAnyEvent,
-                isQueued: isQueued, file: file, line: line, onCancel: onCancel, call: call)
-        }
+        let subscriber = Subscriber(
+            topic: topic, sender: sender, eventType: Value.self, receivesAnyEvent: receivesAnyEvent,
+            isQueued: isQueued, file: file, line: line, onCancel: onCancel, call: call)
+        let replay = core.register(subscriber, sender: sender, replayLast: replayLast)
         if let replay, !subscriber.isCancelled {
             subscriber.invoke(with: replay.event)
         }

@@ -4,29 +4,51 @@
 /// Keep tokens in a ``Subscriptions`` bag owned by the observer, so that the observer's
 /// subscriptions end with it: no `unwatch` in `deinit`, no leaked observers.
 public final class WatchToken: Sendable, Hashable {
-    let subscriber: Subscriber
+    /// The token's reference to its subscriber, held as a retained `Unmanaged` so that its
+    /// release can hand that very reference on (see `deinit`) without touching the count.
+    private let owned: Unmanaged<Subscriber>
     let core: BusCore
 
-    init(subscriber: Subscriber, core: BusCore) {
-        self.subscriber = subscriber
+    /// The subscription's subscriber; the token keeps it alive.
+    var subscriber: Subscriber { owned.takeUnretainedValue() }
+
+    /// Makes the token of `subscriber`, taking over the caller's reference to it.
+    init(subscriber: consuming Subscriber, core: BusCore) {
+        self.owned = Unmanaged.passRetained(subscriber)
         self.core = core
     }
 
     deinit {
-        // Most tokens are cancelled before they are released: then there is nothing to do, and
-        // not calling into the core saves a retain and a release of both the core and the
-        // subscriber (a fifth of a watch-and-cancel).
+        var subscriber = owned.takeRetainedValue()
+        // Most tokens are cancelled before they are released: then there is nothing to cancel,
+        // and not calling into the core saves a retain and a release of both the core and the
+        // subscriber.
         if !subscriber.isCancelled { core.cancel(subscriber) }
+        // This is where the subscriber would be freed. One that no other thread was ever given
+        // (`wasNeverHandedOut`, decided by the cancel under the bus lock: no trigger of its type
+        // and no leak report while it was stored) instead releases its handler, as freeing it
+        // would, and waits for the next watch of its event type on this thread, which saves
+        // allocating, initialising and freeing one object per watch. The mark is what makes the
+        // rewrite race-free: no delivery ever read the handler. Its read is ordered after the
+        // cancel by the acquiring `isCancelled` above (or is on the cancelling thread). The
+        // uniqueness check only guards against a holder this reasoning missed; it orders nothing.
+        if subscriber.wasNeverHandedOut, case .type(let key) = subscriber.topic,
+            isKnownUniquelyReferenced(&subscriber)
+        {
+            subscriber.dropHandler()
+            DeliveryThread.keepSpare(consume subscriber, for: key, threadKey: core.threadKey)
+        }
     }
 
     /// Ends the subscription: once this returns, its handler is not called again. Cancelling
     /// twice, or after the bus is gone, does nothing.
     public func cancel() {
-        core.cancel(subscriber)
+        // Borrowed: the token holds the subscriber, so the call needs no retain of its own.
+        owned._withUnsafeGuaranteedRef { core.cancel($0) }
     }
 
     /// Whether the subscription was cancelled (by the token, an `unwatch`, or the bus closing).
-    public var isCancelled: Bool { subscriber.isCancelled }
+    public var isCancelled: Bool { owned._withUnsafeGuaranteedRef { $0.isCancelled } }
 
     /// Hands the token to `subscriptions`, which cancels it when it is emptied or released.
     public func store(in subscriptions: inout Subscriptions) {

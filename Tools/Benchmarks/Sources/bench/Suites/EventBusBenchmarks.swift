@@ -116,7 +116,7 @@ enum EventBusBenchmarks {
         let center = NotificationCenter()
         let name = Notification.Name("churn")
         return BenchmarkCase(
-            suite: "eventbus", name: "churn-10000-subscribe-cancel", peer: "NotificationCenter", target: 5,
+            suite: "eventbus", name: "churn-10000-subscribe-cancel", peer: "NotificationCenter", target: 10,
             ours: {
                 for _ in 0..<10_000 { bus.watch(Tick.self) { _ in }.cancel() }
             },
