@@ -7,48 +7,73 @@ import StorageSQLite
 extension SyncEngine {
     /// Sends the outbox, oldest change first, until it is empty.
     func push() async throws {
+        let clientID = try await store.clientID()
         // A bound on the round's sends: each conflict replaces a record's pending changes by at
         // most one, so a healthy outbox empties well within it; past it the rest waits a round.
         var budget = try await store.pendingCount() * 3 + 8
-        while budget > 0, let entry = try await store.read({ db, tables in try tables.first(in: db) }) {
-            try Task.checkCancellation()
-            budget -= 1
-            try await send(entry)
-            let pending = try await store.pendingCount()
-            update { $0.pendingCount = pending }
+        while budget > 0 {
+            let batch = try await store.bookkeeping { db, tables in try Self.prepare(batchOf: 200, tables, in: db) }
+            if batch.isEmpty { return }
+            for entry in batch {
+                try Task.checkCancellation()
+                budget -= 1
+                // A conflict rewrites the record's pending changes: read the outbox again.
+                if try await send(entry, clientID: clientID) { break }
+            }
         }
     }
 
-    /// Sends one outbox entry and applies the answer.
-    private func send(_ first: OutboxEntry) async throws {
+    /// The oldest `count` entries, with the request of each record's first one decided and kept
+    /// (one transaction for the batch, not one per entry). A deletion of a record the server
+    /// never had is dropped here: nothing to send.
+    private static func prepare(batchOf count: Int, _ tables: SyncTables, in db: Database) throws -> [OutboxEntry] {
+        var batch: [OutboxEntry] = []
+        var earlier = Set<String>()
+        for var entry in try tables.entries(limit: count, in: db) {
+            defer { earlier.insert(entry.id) }
+            if entry.method == nil, !earlier.contains(entry.id) {
+                guard try decide(&entry, tables, in: db) else { continue }
+            }
+            batch.append(entry)
+        }
+        return batch
+    }
+
+    /// Decides the request `entry` is sent as, from the server's revision as last heard, and keeps
+    /// it with the entry, so every retry, even after a restart, is the same request. Returns false
+    /// (and drops the entry) for a deletion of a record the server never had.
+    private static func decide(_ entry: inout OutboxEntry, _ tables: SyncTables, in db: Database) throws -> Bool {
+        let base = try tables.serverRevision(of: entry.id, in: db)
+        let method: String
+        switch (entry.op, base) {
+        case (.save, nil): method = "POST"
+        case (.save, _?): method = "PUT"
+        case (.delete, _?): method = "DELETE"
+        case (.delete, nil):
+            try tables.remove(seq: entry.seq, in: db)
+            return false
+        }
+        try tables.markSent(seq: entry.seq, method: method, base: base, in: db)
+        entry.method = method
+        entry.base = base
+        return true
+    }
+
+    /// Sends one outbox entry and applies the answer; returns whether the record's other pending
+    /// changes were rewritten (a conflict), so the caller reads the outbox again.
+    private func send(_ first: OutboxEntry, clientID: String) async throws -> Bool {
         var entry = first
         if entry.method == nil {
-            // The request is decided once, from the server's revision as last heard, and kept
-            // with the entry: every retry, even after a restart, is the same request.
+            // A later change of a record whose earlier one was just acknowledged: its base is the
+            // revision that answer gave.
             let unsent = entry
             let decided = try await store.bookkeeping { db, tables -> OutboxEntry? in
-                let entry = unsent
-                let base = try tables.serverRevision(of: entry.id, in: db)
-                let method: String
-                switch (entry.op, base) {
-                case (.save, nil): method = "POST"
-                case (.save, _?): method = "PUT"
-                case (.delete, _?): method = "DELETE"
-                case (.delete, nil):
-                    // Never reached the server: nothing to delete there.
-                    try tables.remove(seq: entry.seq, in: db)
-                    return nil
-                }
-                try tables.markSent(seq: entry.seq, method: method, base: base, in: db)
-                var sent = entry
-                sent.method = method
-                sent.base = base
-                return sent
+                var entry = unsent
+                return try Self.decide(&entry, tables, in: db) ? entry : nil
             }
-            guard let decided else { return }
+            guard let decided else { return false }
             entry = decided
         }
-        let clientID = try await store.clientID()
         var headers: HTTPHeaders = ["Sync-Client-ID": clientID, "Idempotency-Key": entry.key]
         let request: HTTPRequest
         switch entry.method {
@@ -70,8 +95,10 @@ extension SyncEngine {
         switch response.status.code {
         case 200, 201:
             try await acknowledge(entry, response: response, request: described)
+            return false
         case 409:
             try await conflict(entry, response: response, request: described)
+            return true
         default:
             throw failure(response, described)
         }
@@ -103,13 +130,16 @@ extension SyncEngine {
             }
         }
         let tables = store.tables
+        let pending = Locked(0)
         try await store.backend.write(keepingRevisions: true) { db in
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             try tables.remove(seq: entry.seq, in: db)
             try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
+            pending.value = try tables.pendingCount(in: db)
             guard let record = answer.record, try !tables.hasPending(id: entry.id, in: db) else { return [] }
             return [.save(record)]
         }
+        update { $0.pendingCount = pending.value }
     }
 
     /// Decides a 409 by the policy and reports it.
@@ -156,13 +186,16 @@ extension SyncEngine {
         let tables = store.tables
         let policy = configuration.conflictPolicy
         let reports = Locked<[SyncConflict<Record>]>([])
+        let pending = Locked(0)
         try await store.backend.write(keepingRevisions: true) { db in
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             let (changes, report) = try ConflictLog.resolve(
                 id: entry.id, recordID: recordID, kind: kind, server: server, policy: policy, tables: tables, in: db)
             reports.value = [report]
+            pending.value = try tables.pendingCount(in: db)
             return changes
         }
+        update { $0.pendingCount = pending.value }
         report(reports.value)
     }
 }

@@ -90,9 +90,11 @@ struct SyncTables: Sendable {
             ?? false
     }
 
-    func first(in db: Database) throws -> OutboxEntry? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT seq, id, op, body, key, method, base FROM \(outbox) ORDER BY seq LIMIT 1")
+    func entries(limit: Int, in db: Database) throws -> [OutboxEntry] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT seq, id, op, body, key, method, base FROM \(outbox) ORDER BY seq LIMIT ?"),
+            arguments: [limit]
         ).map(OutboxEntry.init(row:))
     }
 

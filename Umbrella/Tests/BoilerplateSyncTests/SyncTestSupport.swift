@@ -41,6 +41,9 @@ final class ServerSwitches: @unchecked Sendable {
     private var _requiredToken: String?
     private var _dropAnswers = 0
     private var _forbid = false
+    private var _throttle = 0
+    private var _failing = false
+    private var _requests = 0
 
     /// When set, requests without `Authorization: Bearer <token>` get 401.
     var requiredToken: String? {
@@ -60,6 +63,31 @@ final class ServerSwitches: @unchecked Sendable {
         set { lock.withLock { _dropAnswers = newValue } }
     }
 
+    /// The next `n` requests are answered 429 with `Retry-After: 0`.
+    var throttle: Int {
+        get { lock.withLock { _throttle } }
+        set { lock.withLock { _throttle = newValue } }
+    }
+
+    /// When true, every request gets 500.
+    var failing: Bool {
+        get { lock.withLock { _failing } }
+        set { lock.withLock { _failing = newValue } }
+    }
+
+    /// How many requests reached the server.
+    var requests: Int { lock.withLock { _requests } }
+
+    func count() { lock.withLock { _requests += 1 } }
+
+    func takeThrottle() -> Bool {
+        lock.withLock {
+            guard _throttle > 0 else { return false }
+            _throttle -= 1
+            return true
+        }
+    }
+
     func takeDrop() -> Bool {
         lock.withLock {
             guard _dropAnswers > 0 else { return false }
@@ -76,7 +104,10 @@ struct TestGate<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        switches.count()
         if switches.forbid { return Response(status: .forbidden) }
+        if switches.failing { return Response(status: .internalServerError) }
+        if switches.takeThrottle() { return Response(status: .tooManyRequests, headers: [.retryAfter: "0"]) }
         if let token = switches.requiredToken, request.headers[.authorization] != "Bearer \(token)" {
             return Response(status: .unauthorized)
         }
