@@ -29,6 +29,8 @@ let package = Package(
                 .product(name: "StoragePostgres", package: kit),
                 .product(name: "StoragePostgresTesting", package: kit),
                 .product(name: "NetworkingAsyncHTTPClient", package: kit),
+                .product(name: "BoilerplateSync", package: kit),
+                .product(name: "StorageSyncServer", package: kit),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

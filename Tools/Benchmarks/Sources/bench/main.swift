@@ -23,6 +23,7 @@ let suites: [(String, () async throws -> [BenchmarkCase])] = [
     ("records", RecordsBenchmarks.cases),
     ("records-postgres", { try await RecordsPostgresBenchmarks.cases(smoke: smoke) }),
     ("networking", NetworkingBenchmarks.cases),
+    ("sync", { try await SyncBenchmarks.cases(smoke: smoke) }),
 ]
 
 /// Suites worth setting up for the filter: setup can be costly (servers, data sets), so a filter
