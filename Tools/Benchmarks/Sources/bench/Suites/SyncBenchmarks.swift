@@ -88,7 +88,9 @@ enum SyncBenchmarks {
         let plain = try RecordStore<Note>(sqlite: fresh(), table: "pushedbyhand")
         let plainClient = "bench-peer-\(UUID().uuidString)"
         var serverRevisions: [String: Int] = [:]
-        try await pullByHand(client: client, path: "sync/pushedbyhand", into: plain) { serverRevisions[$0.id] = $0.revision }
+        try await pullByHand(client: client, path: "sync/pushedbyhand", into: plain) {
+            serverRevisions[$0.id] = $0.revision
+        }
         let revisions = Revisions(serverRevisions)
         let edits = Counter()
 
@@ -99,7 +101,8 @@ enum SyncBenchmarks {
                     let url = fresh()
                     defer { StorageBenchmarks.removeDatabase(url) }
                     let store = try SyncedRecordStore<Note>(url: url, table: "pulled")
-                    let engine = SyncEngine(store: store, client: client, path: "sync/pulled", configuration: configuration)
+                    let engine = SyncEngine(
+                        store: store, client: client, path: "sync/pulled", configuration: configuration)
                     try await engine.sync()
                     guard try await store.records.count() == pullCount else { throw BenchError.wrongCount }
                 },
@@ -161,7 +164,8 @@ enum SyncBenchmarks {
         while true {
             var query = [("limit", String(pageSize))]
             if let cursor { query.append(("after", cursor)) }
-            let response = try await client.send(Networking.HTTPRequest(method: .get, path: path + "/changes", query: query))
+            let response = try await client.send(
+                Networking.HTTPRequest(method: .get, path: path + "/changes", query: query))
             let page = try decoder.decode(Page.self, from: response.body)
             let records = page.entries.compactMap(\.record)
             records.forEach(saw)
