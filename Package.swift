@@ -139,7 +139,9 @@ let modules: [Module] = [
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
         tests: [.module("Networking"), .module("NetworkingTesting"), flyingFox]),
-    addOn("NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox], tests: [.module("Networking")]),
+    addOn(
+        "NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox],
+        tests: [.module("Networking"), flyingFox]),
     // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
