@@ -46,6 +46,8 @@ struct FaultProxyFaultTests {
             #expect(exchange.request.target == "/api/notes/1?v=2" && exchange.request.path == "/api/notes/1")
             #expect(exchange.request.header("idempotency-key") == "k1")
             #expect(exchange.upstreamStatuses == [201])
+            #expect(exchange.upstreamAnswers.first?.header("x-revision") == "7")
+            #expect(exchange.upstreamAnswers.first?.body == Data(#"stored {"text":"Milk"}"#.utf8))
             #expect(exchange.outcome == .answered(status: 201))
         }
     }
@@ -85,6 +87,8 @@ struct FaultProxyFaultTests {
             #expect(fixture.server.requests.map(\.text) == [#"{"text":"Milk"}"#])
             let exchange = try #require(fixture.proxy.exchanges.first)
             #expect(exchange.upstreamStatuses == [201])
+            // What the upstream answered is kept although the client never saw it.
+            #expect(exchange.upstreamAnswers.first?.body == Data(#"{"revision":1}"#.utf8))
             #expect(exchange.outcome == .closedWithoutAnswer)
         }
     }
@@ -101,6 +105,10 @@ struct FaultProxyFaultTests {
             #expect(seen.first == seen.last)
             #expect(seen.first?.header("Idempotency-Key") == "k1")
             #expect(fixture.proxy.exchanges.first?.upstreamStatuses == [200, 200])
+            #expect(
+                fixture.proxy.exchanges.first?.upstreamAnswers.map(\.body) == [
+                    Data(#"{"copy":1}"#.utf8), Data(#"{"copy":2}"#.utf8),
+                ])
             #expect(fixture.proxy.exchanges.count == 1)
         }
     }

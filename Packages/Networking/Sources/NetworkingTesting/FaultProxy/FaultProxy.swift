@@ -120,17 +120,34 @@ public final class FaultProxy: Sendable {
         public var request: Request
         /// The fault the plan chose for it.
         public var fault: Fault
-        /// The upstream's status for each copy forwarded, in order: empty when the request was
-        /// not forwarded, two entries under ``Fault/duplicate``.
-        public var upstreamStatuses: [Int]
+        /// The upstream's answer to each copy forwarded, in order: empty when the request was
+        /// not forwarded, two entries under ``Fault/duplicate``. Kept whole, so a test can read
+        /// what the upstream committed even when the client never saw it.
+        public var upstreamAnswers: [Answer]
         /// What the client got.
         public var outcome: Outcome
         /// Under ``Fault/reorder``: the arrival number of the later request whose answer went out
         /// first; nil when the hold ran out with no later answer.
         public var releasedAfter: Int?
 
+        /// The upstream's status for each copy forwarded, in order.
+        public var upstreamStatuses: [Int] { upstreamAnswers.map(\.status) }
+
         /// How many copies reached the upstream and were answered by it.
-        public var forwardedCount: Int { upstreamStatuses.count }
+        public var forwardedCount: Int { upstreamAnswers.count }
+    }
+
+    /// An answer the upstream gave to one forwarded copy of a request.
+    public struct Answer: Sendable, Equatable {
+        /// The status, such as 201.
+        public var status: Int
+        /// The fields, by lowercased name; a field given more than once is joined with `", "`.
+        public var headers: [String: String]
+        /// The body, decoded from `chunked` if it came that way.
+        public var body: Data
+
+        /// The value of the field `name`, compared case-insensitively.
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
     }
 
     /// A message the proxy refused to read, answered with `status` and closed, never forwarded.
@@ -391,7 +408,7 @@ public final class FaultProxy: Sendable {
                 state.nextIndex += 1
                 let fault = state.plan.fault(for: numbered)
                 state.exchanges.append(
-                    Exchange(request: numbered, fault: fault, upstreamStatuses: [], outcome: .inFlight))
+                    Exchange(request: numbered, fault: fault, upstreamAnswers: [], outcome: .inFlight))
                 return (numbered.index, fault)
             }
             let closesAfter =
@@ -536,7 +553,8 @@ public final class FaultProxy: Sendable {
             let answerBody =
                 bodiless
                 ? [] : try await upstream.readBody(of: answerHead, isResponse: true, limit: options.maxBodyBytes)
-            record(index) { $0.upstreamStatuses.append(status) }
+            let answer = Answer(status: status, headers: Self.headerDictionary(answerHead), body: Data(answerBody))
+            record(index) { $0.upstreamAnswers.append(answer) }
             return UpstreamAnswer(status: status, head: answerHead, body: answerBody)
         }
     }
