@@ -105,33 +105,4 @@ import Testing
             }
         }
     }
-
-    @Test func aRecordFromANewerModelPausesSyncAsAppTooOld() async throws {
-        let feed = ScriptedFeed()
-        try await withServer(extra: { feed.add(to: $0, path: "hostile") }) { server in
-            try await withFolder { folder in
-                let device = try Device.open("a", in: folder, server: server, path: "hostile")
-                feed.body = Self.good
-                try await device.engine.sync()
-                feed.body = Self.page(
-                    #"{"id":"future","op":"saved","revision":0,"record":{"id":"future","title":"?","revision":0,"model_version":2}}"#
-                )
-                await #expect {
-                    try await device.engine.sync()
-                } throws: { error in
-                    if case .appTooOld(let found, let supported, _) = error as? SyncError {
-                        found == ModelVersion.int(2) && supported == ModelVersion.int(1)
-                    } else {
-                        false
-                    }
-                }
-                #expect(device.engine.state.pause == .appTooOld(found: .int(2), supported: .int(1)))
-                #expect(try await device.store.cursor() == "c1.aaaa.1")
-                #expect(try await device.notes().keys.sorted() == ["k"])
-                // Local writes still work and wait in the outbox.
-                try await device.store.insert(Note(id: "local", text: "kept for later"))
-                #expect(try await device.store.pendingCount() == 1)
-            }
-        }
-    }
 }
