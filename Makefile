@@ -22,7 +22,7 @@ TIMED        := Tools/Scripts/timed
 PACKAGES     := Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
 LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting StorageSyncServer \
 	NetworkingAsyncHTTPClient NetworkingTesting \
-	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle
+	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle BoilerplateSync
 FORMATTED    := Package.swift Packages Umbrella Tools Tests
 # The Swift files lint and format cover, NUL-separated. A machine file ModelGen generated (checked
 # in where a test proves it equals ModelGen's output, e.g. the benchmark's EvolvedRecord) is left

@@ -164,6 +164,20 @@ let modules: [Module] = [
         name: "BoilerplateServiceLifecycle", home: "Umbrella",
         dependencies: [.module("Boilerplate"), serviceLifecycle, logging],
         testDependencies: [.module("Boilerplate"), serviceLifecycle, logging]),
+    // The client side of the sync protocol: a synced RecordStore on SQLite (records and outbox in
+    // one transaction) and the engine that pushes the outbox and pulls the server's change feed.
+    // In the root package so it can use StorageSQLite's `package` write hook.
+    Module(
+        name: "BoilerplateSync", home: "Umbrella",
+        dependencies: [
+            .module("Errors"), .module("Serialization"), .module("Storage"), .module("StorageSQLite"),
+            .module("Networking"), grdb,
+        ],
+        testDependencies: [
+            .module("Errors"), .module("Serialization"), .module("Storage"), .module("StorageSQLite"),
+            .module("StoragePostgres"), .module("StoragePostgresTesting"), .module("StorageSyncServer"),
+            .module("Networking"), hummingbird, httpTypes, serviceLifecycle, logging, grdb, nio[0],
+        ]),
     // The child process of the umbrella's signal tests (SIGTERM/SIGINT → graceful shutdown).
     Module(
         name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],

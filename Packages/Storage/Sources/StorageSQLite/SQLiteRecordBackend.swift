@@ -185,105 +185,138 @@ where Record.ID: Codable & Sendable {
     )
         async throws
     {
-        let name = name
         // Encode before taking the write lock: other writers wait less.
-        let fields = fields
-        let revisioned = revisioned
-        // `record` is kept only for revisioned updates, whose body is re-encoded under the lock.
-        // The arguments are made here too, outside the lock.
-        let rows: [(kind: Int, id: String, values: [QueryValue], arguments: StatementArguments, record: Record?)] =
-            try changes.map { change in
-                let kind: Int
-                let record: Record
-                switch change {
-                case .insert(let inserted): (kind, record) = (0, inserted)
-                case .update(let updated): (kind, record) = (1, updated)
-                case .save(let saved): (kind, record) = (2, saved)
-                case .delete(let id):
-                    let key = RecordID.string(for: id)
-                    return (3, key, [], [key], nil)
-                }
-                let id = RecordID.string(for: record.id)
-                let values = fields.map { $0.value(of: record) }
-                let body = try RecordCoding.encode(record, in: name)
-                return (
-                    kind, id, values, Self.arguments(kind, id: id, body: body, values: values),
-                    revisioned && kind != 0 ? record : nil
-                )
-            }
-        let readBody = readBody
-        let writes = writes
-        // Tombstones' ids, encoded outside the lock like the bodies.
-        let deletedIDs: [Data?] = try changes.map { change in
-            if case .delete(let id) = change { try ChangeLog.encodedID(id, in: name) } else { nil }
-        }
+        let rows = try encodedRows(changes, keepingRevisions: false)
         let now = Date().timeIntervalSince1970
         try await run {
             try await self.database.write { db in
-                // The feed's log entries, written with the records in this transaction; nil when
-                // the table keeps no feed (checked under the write lock, so a feed another
-                // process made since this backend opened is kept too).
                 if let receipt { try self.store(receipt, at: now, in: db) }
                 try self.check(revisions, in: db)
-                var logged: [ChangeLog.Write]? = try self.hasFeed(db) ? [] : nil
-                logged?.reserveCapacity(rows.count)
-                // Each kind's statement is looked up once per batch: hashing its SQL per row costs
-                // as much as binding the row.
-                var prepared: [Statement?] = [nil, nil, nil, nil]
-                for (index, var row) in rows.enumerated() {
-                    var deletedRevision = 0
-                    if row.kind == 3, logged != nil, revisioned,
-                        let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id])
-                    {
-                        deletedRevision =
-                            Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
-                    }
-                    if let record = row.record, let expected = Self.revision(of: record) {
-                        if let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id]) {
-                            let current =
-                                Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
-                            guard current == expected else {
-                                throw RecordStoreError.staleRevision(
-                                    id: row.id, expected: expected, stored: current, in: name)
-                            }
-                            let body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
-                            row.arguments = Self.arguments(row.kind, id: row.id, body: body, values: row.values)
-                        } else if row.kind == 1 {
-                            throw StorageError.recordNotFound(id: row.id, in: name)
-                        }
-                    }
-                    let statement: Statement
-                    if let known = prepared[row.kind] {
-                        statement = known
-                    } else {
-                        statement = try db.cachedStatement(sql: writes[row.kind])
-                        prepared[row.kind] = statement
-                    }
-                    switch row.kind {
-                    case 0:
-                        do {
-                            try statement.execute(arguments: row.arguments)
-                        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                            throw StorageError.duplicateRecord(id: row.id, in: name)
-                        }
-                    case 1:
-                        try statement.execute(arguments: row.arguments)
-                        if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
-                    default: try statement.execute(arguments: row.arguments)
-                    }
-                    if logged != nil {
-                        if row.kind != 3 {
-                            logged?.append(ChangeLog.Write(id: row.id, deletedID: nil, revision: 0))
-                        } else if db.changesCount > 0 {
-                            // Deleting a missing id changed nothing, so it logs nothing.
-                            logged?.append(
-                                ChangeLog.Write(id: row.id, deletedID: deletedIDs[index], revision: deletedRevision))
-                        }
-                    }
-                }
-                if let logged { try self.log(logged, at: now, in: db) }
+                try self.write(rows, at: now, in: db)
             }
         }
+    }
+
+    /// A write whose changes are decided inside its own transaction: `plan` runs first, under the
+    /// write lock, may read and write other tables of the database (an outbox, a cursor), and
+    /// returns the record changes to apply; they are applied by the same path as ``apply(_:)``
+    /// (statements, change feed, observation), and everything commits together or not at all.
+    ///
+    /// With `keepingRevisions`, revisioned records are stored at the revision they carry — no
+    /// check against the stored one, no increment — as a sync client stores the server's copy.
+    /// An error `plan` throws rolls the transaction back and is rethrown as it is.
+    package func write(
+        keepingRevisions: Bool, _ plan: @escaping @Sendable (Database) throws -> [RecordChange<Record>]
+    ) async throws {
+        let now = Date().timeIntervalSince1970
+        do {
+            try await run {
+                try await self.database.write { db in
+                    let changes: [RecordChange<Record>]
+                    do {
+                        changes = try plan(db)
+                    } catch {
+                        throw PlannedWriteFailed(underlying: error)
+                    }
+                    try self.write(try self.encodedRows(changes, keepingRevisions: keepingRevisions), at: now, in: db)
+                }
+            }
+        } catch let failure as PlannedWriteFailed {
+            throw failure.underlying
+        }
+    }
+
+    /// One change ready to execute: its statement kind (insert, update, save, delete), the id, the
+    /// query values, the statement's arguments, the record when its revision is checked under the
+    /// lock, and a deleted record's encoded id for the feed.
+    private typealias EncodedRow = (
+        kind: Int, id: String, values: [QueryValue], arguments: StatementArguments, record: Record?,
+        deletedID: Data?
+    )
+
+    /// Encodes `changes` into statement arguments. `record` is kept only for revisioned updates,
+    /// whose body is re-encoded under the lock (unless `keepingRevisions`).
+    private func encodedRows(_ changes: [RecordChange<Record>], keepingRevisions: Bool) throws -> [EncodedRow] {
+        let checksRevisions = revisioned && !keepingRevisions
+        return try changes.map { change in
+            let kind: Int
+            let record: Record
+            switch change {
+            case .insert(let inserted): (kind, record) = (0, inserted)
+            case .update(let updated): (kind, record) = (1, updated)
+            case .save(let saved): (kind, record) = (2, saved)
+            case .delete(let id):
+                let key = RecordID.string(for: id)
+                return (3, key, [], [key], nil, try ChangeLog.encodedID(id, in: name))
+            }
+            let id = RecordID.string(for: record.id)
+            let values = fields.map { $0.value(of: record) }
+            let body = try RecordCoding.encode(record, in: name)
+            return (
+                kind, id, values, Self.arguments(kind, id: id, body: body, values: values),
+                checksRevisions && kind != 0 ? record : nil, nil
+            )
+        }
+    }
+
+    /// Executes `rows` and logs them in the change feed, inside the caller's write transaction.
+    private func write(_ rows: [EncodedRow], at now: Double, in db: Database) throws {
+        // The feed's log entries, written with the records in this transaction; nil when the
+        // table keeps no feed (checked under the write lock, so a feed another process made since
+        // this backend opened is kept too).
+        var logged: [ChangeLog.Write]? = try hasFeed(db) ? [] : nil
+        logged?.reserveCapacity(rows.count)
+        // Each kind's statement is looked up once per batch: hashing its SQL per row costs as
+        // much as binding the row.
+        var prepared: [Statement?] = [nil, nil, nil, nil]
+        for var row in rows {
+            var deletedRevision = 0
+            if row.kind == 3, logged != nil, revisioned,
+                let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id])
+            {
+                deletedRevision = Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
+            }
+            if let record = row.record, let expected = Self.revision(of: record) {
+                if let stored = try Data.fetchOne(db.cachedStatement(sql: readBody), arguments: [row.id]) {
+                    let current = Self.revision(of: try RecordCoding.decode(Record.self, from: stored, in: name)) ?? 0
+                    guard current == expected else {
+                        throw RecordStoreError.staleRevision(id: row.id, expected: expected, stored: current, in: name)
+                    }
+                    let body = try RecordCoding.encode(Self.setting(record, revision: expected + 1), in: name)
+                    row.arguments = Self.arguments(row.kind, id: row.id, body: body, values: row.values)
+                } else if row.kind == 1 {
+                    throw StorageError.recordNotFound(id: row.id, in: name)
+                }
+            }
+            let statement: Statement
+            if let known = prepared[row.kind] {
+                statement = known
+            } else {
+                statement = try db.cachedStatement(sql: writes[row.kind])
+                prepared[row.kind] = statement
+            }
+            switch row.kind {
+            case 0:
+                do {
+                    try statement.execute(arguments: row.arguments)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    throw StorageError.duplicateRecord(id: row.id, in: name)
+                }
+            case 1:
+                try statement.execute(arguments: row.arguments)
+                if db.changesCount == 0 { throw StorageError.recordNotFound(id: row.id, in: name) }
+            default: try statement.execute(arguments: row.arguments)
+            }
+            if logged != nil {
+                if row.kind != 3 {
+                    logged?.append(ChangeLog.Write(id: row.id, deletedID: nil, revision: 0))
+                } else if db.changesCount > 0 {
+                    // Deleting a missing id changed nothing, so it logs nothing.
+                    logged?.append(ChangeLog.Write(id: row.id, deletedID: row.deletedID, revision: deletedRevision))
+                }
+            }
+        }
+        if let logged { try log(logged, at: now, in: db) }
     }
 
     static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
@@ -397,10 +430,18 @@ where Record.ID: Codable & Sendable {
             throw error
         } catch let error as WriteReceiptTaken {
             throw error
+        } catch let error as PlannedWriteFailed {
+            throw error
         } catch {
             throw StorageError.database(name, underlying: error)
         }
     }
+}
+
+/// An error thrown by the plan of ``SQLiteRecordBackend/write(keepingRevisions:_:)``, carried
+/// through the database layer unwrapped.
+struct PlannedWriteFailed: Error {
+    let underlying: any Error
 }
 
 extension RecordStore {

@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+import Networking
+import Storage
+import StorageSQLite
+
+extension SyncEngine {
+    /// Reads the feed from the stored cursor to its end, applying each page with its cursor in
+    /// one transaction; on 410 starts over from the beginning (a full re-fetch).
+    func pull() async throws {
+        var (cursor, refetch) = try await store.read { db, tables in
+            (try tables.value(tables.cursorName, in: db), try tables.value(tables.refetchName, in: db))
+        }
+        if refetch == "needed" {
+            try await beginRefetch()
+            (cursor, refetch) = (nil, "running")
+        }
+        update { $0.refetch = Self.refetch(refetch) }
+        while true {
+            try Task.checkCancellation()
+            var query: [(String, String)] = []
+            if let cursor { query.append(("after", cursor)) }
+            query.append(("limit", String(configuration.pageSize)))
+            let request = HTTPRequest(method: .get, path: path + "/changes", query: query)
+            let described = "GET \(path)/changes" + (cursor.map { "?after=\(SyncWire.shown($0))" } ?? "")
+            let response = try await exchange(request)
+            switch response.status.code {
+            case 200:
+                let page = try checkedPage(response, request: described)
+                let refetching = refetch == "running"
+                let reports = try await apply(page, refetching: refetching)
+                report(reports)
+                if refetching, !page.hasMore {
+                    refetch = nil
+                    update { $0.refetch = .none }
+                }
+                cursor = page.next
+                if !page.hasMore { return }
+            case 410:
+                let problem = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                guard cursor != nil, problem?["refetch"] as? Bool == true else {
+                    throw SyncError.server(
+                        status: 410, reason: (problem?["reason"] as? String).map(SyncWire.shown), request: described)
+                }
+                try await beginRefetch()
+                (cursor, refetch) = (nil, "running")
+                update { $0.refetch = .running }
+            case 400:
+                let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"]
+                if let reason = reason as? String, reason == "malformedCursor" {
+                    throw SyncError.cursorRefused(reason: reason, request: described)
+                }
+                throw SyncError.server(status: 400, reason: (reason as? String).map(SyncWire.shown), request: described)
+            default:
+                throw failure(response, described)
+            }
+        }
+    }
+
+    /// Drops the cursor and starts reading from the beginning; pending changes stay.
+    private func beginRefetch() async throws {
+        try await store.bookkeeping { db, tables in
+            try tables.set(tables.cursorName, to: nil, in: db)
+            try tables.set(tables.refetchName, to: "running", in: db)
+            try db.execute(sql: "DELETE FROM \(tables.seen)")
+        }
+    }
+
+    /// A page checked against the protocol before anything of it is applied.
+    private func checkedPage(_ response: HTTPResponse, request: String) throws -> WirePage<Record> {
+        guard response.body.count <= configuration.maximumPageBytes else {
+            throw SyncError.corruptPage(
+                problem:
+                    "the page is \(response.body.count) bytes, over the limit of \(configuration.maximumPageBytes)",
+                request: request)
+        }
+        let page: WirePage<Record>
+        switch try SyncWire.decode(WirePage<Record>.self, from: response.body) {
+        case .success(let decoded): page = decoded
+        case .failure(.newerVersion(let found, let supported)):
+            throw SyncError.appTooOld(found: found, supported: supported, request: request)
+        case .failure(.undecodable(let problem)):
+            throw SyncError.corruptPage(problem: problem, request: request)
+        }
+        guard page.protocol == SyncWire.version else {
+            throw SyncError.corruptPage(problem: "protocol \(page.protocol) is not 1", request: request)
+        }
+        guard page.entries.count <= configuration.pageSize else {
+            throw SyncError.corruptPage(
+                problem: "\(page.entries.count) entries, more than the \(configuration.pageSize) asked for",
+                request: request)
+        }
+        guard SyncWire.isValidCursor(page.next) else {
+            throw SyncError.corruptPage(
+                problem: "the next cursor \(SyncWire.shown(page.next)) is malformed", request: request)
+        }
+        guard !(page.hasMore && page.entries.isEmpty) else {
+            throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)
+        }
+        var ids = Set<String>()
+        for (index, entry) in page.entries.enumerated() {
+            let place = "entry \(index) (\(SyncWire.shown(entry.id)))"
+            guard ids.insert(entry.id).inserted else {
+                throw SyncError.corruptPage(problem: "\(place) appears twice", request: request)
+            }
+            guard RecordIDText.parse(entry.id, as: Record.ID.self) != nil else {
+                throw SyncError.corruptPage(problem: "\(place): the id is not a record id", request: request)
+            }
+            guard entry.revision >= 0 else {
+                throw SyncError.corruptPage(problem: "\(place): negative revision", request: request)
+            }
+            switch entry.op {
+            case "saved":
+                guard let record = entry.record else {
+                    throw SyncError.corruptPage(problem: "\(place): saved without a record", request: request)
+                }
+                guard RecordID.string(for: record.id) == entry.id, record.revision == entry.revision else {
+                    throw SyncError.corruptPage(
+                        problem: "\(place): the record's id or revision is not the entry's", request: request)
+                }
+            case "deleted":
+                guard entry.record == nil else {
+                    throw SyncError.corruptPage(problem: "\(place): deleted with a record", request: request)
+                }
+            default:
+                throw SyncError.corruptPage(
+                    problem: "\(place): unknown op \(SyncWire.shown(entry.op))", request: request)
+            }
+        }
+        return page
+    }
+
+    /// Applies a checked page and stores its cursor, in one transaction; at the end of a re-fetch,
+    /// removes the local records the server no longer has (unless they have pending changes).
+    private func apply(_ page: WirePage<Record>, refetching: Bool) async throws -> [SyncConflict<Record>] {
+        let tables = store.tables
+        let policy = configuration.conflictPolicy
+        let reports = Locked<[SyncConflict<Record>]>([])
+        try await store.backend.write(keepingRevisions: true) { db in
+            var changes: [RecordChange<Record>] = []
+            var found: [SyncConflict<Record>] = []
+            for entry in page.entries {
+                guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else { continue }
+                if refetching {
+                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tables.seen) (id) VALUES (?)")
+                        .execute(arguments: [entry.id])
+                }
+                let known = try tables.serverRevision(of: entry.id, in: db)
+                let server: ServerSide<Record> =
+                    if let record = entry.record { .saved(record, revision: entry.revision) } else {
+                        .absent(revision: entry.revision)
+                    }
+                if try tables.hasPending(id: entry.id, in: db) {
+                    // The server's record as this client last heard it (its own acknowledged
+                    // write, or a state a conflict was already decided against): nothing new.
+                    switch server {
+                    case .saved(_, let revision) where known == revision: continue
+                    case .absent where known == nil: continue
+                    default: break
+                    }
+                    let (decided, report) = try ConflictLog.resolve(
+                        id: entry.id, recordID: recordID, kind: .remoteChange, server: server, policy: policy,
+                        tables: tables, in: db)
+                    changes += decided
+                    found.append(report)
+                } else if let record = entry.record {
+                    changes.append(.save(record))
+                    try tables.setServerRevision(of: entry.id, to: entry.revision, in: db)
+                } else {
+                    if try tables.exists(entry.id, in: db) { changes.append(.delete(recordID)) }
+                    try tables.setServerRevision(of: entry.id, to: nil, in: db)
+                }
+            }
+            try tables.set(tables.cursorName, to: page.next, in: db)
+            if refetching, !page.hasMore {
+                // The full read is complete: what it did not contain, the server no longer has.
+                let gone = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM \(tables.records) WHERE id NOT IN (SELECT id FROM \(tables.seen))
+                        AND id NOT IN (SELECT id FROM \(tables.outbox))
+                        """)
+                for id in gone {
+                    if let recordID = RecordIDText.parse(id, as: Record.ID.self) { changes.append(.delete(recordID)) }
+                }
+                try db.execute(
+                    sql: """
+                        DELETE FROM \(tables.shadow) WHERE id NOT IN (SELECT id FROM \(tables.seen))
+                        AND id NOT IN (SELECT id FROM \(tables.outbox))
+                        """)
+                try db.execute(sql: "DELETE FROM \(tables.seen)")
+                try tables.set(tables.refetchName, to: nil, in: db)
+            }
+            reports.value = found
+            return changes
+        }
+        return reports.value
+    }
+}

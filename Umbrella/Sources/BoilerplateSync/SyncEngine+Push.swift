@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import Networking
+import Storage
+import StorageSQLite
+
+extension SyncEngine {
+    /// Sends the outbox, oldest change first, until it is empty.
+    func push() async throws {
+        let clientID = try await store.clientID()
+        // A bound on the round's sends: each conflict replaces a record's pending changes by at
+        // most one, so a healthy outbox empties well within it; past it the rest waits a round.
+        var budget = try await store.pendingCount() * 3 + 8
+        while budget > 0 {
+            let batch = try await store.bookkeeping { db, tables in try Self.prepare(batchOf: 200, tables, in: db) }
+            if batch.isEmpty { return }
+            for entry in batch {
+                try Task.checkCancellation()
+                budget -= 1
+                // A conflict rewrites the record's pending changes: read the outbox again.
+                if try await send(entry, clientID: clientID) { break }
+            }
+        }
+    }
+
+    /// The oldest `count` entries, with the request of each record's first one decided and kept
+    /// (one transaction for the batch, not one per entry). A deletion of a record the server
+    /// never had is dropped here: nothing to send.
+    private static func prepare(batchOf count: Int, _ tables: SyncTables, in db: Database) throws -> [OutboxEntry] {
+        var batch: [OutboxEntry] = []
+        var earlier = Set<String>()
+        for var entry in try tables.entries(limit: count, in: db) {
+            defer { earlier.insert(entry.id) }
+            if entry.method == nil, !earlier.contains(entry.id) {
+                guard try decide(&entry, tables, in: db) else { continue }
+            }
+            batch.append(entry)
+        }
+        return batch
+    }
+
+    /// Decides the request `entry` is sent as, from the server's revision as last heard, and keeps
+    /// it with the entry, so every retry, even after a restart, is the same request. Returns false
+    /// (and drops the entry) for a deletion of a record the server never had.
+    private static func decide(_ entry: inout OutboxEntry, _ tables: SyncTables, in db: Database) throws -> Bool {
+        let base = try tables.serverRevision(of: entry.id, in: db)
+        let method: String
+        switch (entry.op, base) {
+        case (.save, nil): method = "POST"
+        case (.save, _?): method = "PUT"
+        case (.delete, _?): method = "DELETE"
+        case (.delete, nil):
+            try tables.remove(seq: entry.seq, in: db)
+            return false
+        }
+        try tables.markSent(seq: entry.seq, method: method, base: base, in: db)
+        entry.method = method
+        entry.base = base
+        return true
+    }
+
+    /// Sends one outbox entry and applies the answer; returns whether the record's other pending
+    /// changes were rewritten (a conflict), so the caller reads the outbox again.
+    private func send(_ first: OutboxEntry, clientID: String) async throws -> Bool {
+        var entry = first
+        if entry.method == nil {
+            // A later change of a record whose earlier one was just acknowledged: its base is the
+            // revision that answer gave.
+            let unsent = entry
+            let decided = try await store.bookkeeping { db, tables -> OutboxEntry? in
+                var entry = unsent
+                return try Self.decide(&entry, tables, in: db) ? entry : nil
+            }
+            guard let decided else { return false }
+            entry = decided
+        }
+        var headers: HTTPHeaders = ["Sync-Client-ID": clientID, "Idempotency-Key": entry.key]
+        let request: HTTPRequest
+        switch entry.method {
+        case "POST":
+            request = HTTPRequest(
+                method: .post, path: path, headers: headers,
+                body: .data(entry.body ?? Data(), contentType: "application/json"))
+        case "PUT":
+            headers["Sync-Base-Revision"] = String(entry.base ?? 0)
+            request = HTTPRequest(
+                method: .put, path: path + "/" + Self.segment(entry.id), headers: headers,
+                body: .data(entry.body ?? Data(), contentType: "application/json"))
+        default:
+            headers["Sync-Base-Revision"] = String(entry.base ?? 0)
+            request = HTTPRequest(method: .delete, path: path + "/" + Self.segment(entry.id), headers: headers)
+        }
+        let described = "\(request.method) \(request.path)"
+        let response = try await exchange(request)
+        switch response.status.code {
+        case 200, 201:
+            try await acknowledge(entry, response: response, request: described)
+            return false
+        case 409:
+            try await conflict(entry, response: response, request: described)
+            return true
+        default:
+            throw failure(response, described)
+        }
+    }
+
+    /// Applies a success: the entry leaves the outbox, the server's revision becomes the next
+    /// base, and when no later change of the record waits, the local copy becomes the server's.
+    private func acknowledge(_ entry: OutboxEntry, response: HTTPResponse, request: String) async throws {
+        let answer: WireEntry<Record>
+        switch try SyncWire.decode(WireEntry<Record>.self, from: response.body) {
+        case .success(let decoded): answer = decoded
+        case .failure(.newerVersion(let found, let supported)):
+            throw SyncError.appTooOld(found: found, supported: supported, request: request)
+        case .failure(.undecodable(let problem)):
+            throw SyncError.corruptAnswer(problem: problem, request: request)
+        }
+        let expected = entry.op == .delete ? "deleted" : "saved"
+        guard answer.id == entry.id, answer.op == expected, answer.revision >= 0 else {
+            throw SyncError.corruptAnswer(
+                problem: "the answer is for \(SyncWire.shown(answer.id)) (\(SyncWire.shown(answer.op))), "
+                    + "not \(SyncWire.shown(entry.id)) (\(expected))", request: request)
+        }
+        if expected == "saved" {
+            guard let record = answer.record, RecordID.string(for: record.id) == entry.id,
+                record.revision == answer.revision
+            else {
+                throw SyncError.corruptAnswer(
+                    problem: "the saved record is missing or not the entry's", request: request)
+            }
+        }
+        let tables = store.tables
+        let pending = Locked(0)
+        try await store.backend.write(keepingRevisions: true) { db in
+            guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
+            try tables.remove(seq: entry.seq, in: db)
+            try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
+            pending.value = try tables.pendingCount(in: db)
+            guard let record = answer.record, try !tables.hasPending(id: entry.id, in: db) else { return [] }
+            return [.save(record)]
+        }
+        update { $0.pendingCount = pending.value }
+    }
+
+    /// Decides a 409 by the policy and reports it.
+    private func conflict(_ entry: OutboxEntry, response: HTTPResponse, request: String) async throws {
+        let problem: WireProblem<Record>
+        switch try SyncWire.decode(WireProblem<Record>.self, from: response.body) {
+        case .success(let decoded): problem = decoded
+        case .failure(.newerVersion(let found, let supported)):
+            throw SyncError.appTooOld(found: found, supported: supported, request: request)
+        case .failure(.undecodable(let detail)):
+            throw SyncError.corruptAnswer(problem: detail, request: request)
+        }
+        let kind: SyncConflictKind
+        switch problem.reason {
+        case "staleRevision": kind = .staleRevision
+        case "recordMissing": kind = .recordMissing
+        case "alreadyExists": kind = .alreadyExists
+        default:
+            throw SyncError.server(status: 409, reason: problem.reason.map(SyncWire.shown), request: request)
+        }
+        let server: ServerSide<Record>
+        if let current = problem.current {
+            guard current.id == entry.id else {
+                throw SyncError.corruptAnswer(problem: "the conflict's record is another one", request: request)
+            }
+            if current.op == "saved", let record = current.record, RecordID.string(for: record.id) == entry.id {
+                server = .saved(record, revision: current.revision)
+            } else if current.op == "deleted", current.record == nil {
+                server = .absent(revision: current.revision)
+            } else {
+                throw SyncError.corruptAnswer(problem: "the conflict's current entry is malformed", request: request)
+            }
+        } else {
+            guard kind == .recordMissing else {
+                throw SyncError.corruptAnswer(
+                    problem: "a \(kind.rawValue) conflict without a current record", request: request)
+            }
+            server = .absent(revision: nil)
+        }
+        guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else {
+            throw SyncError.corruptAnswer(
+                problem: "the id \(SyncWire.shown(entry.id)) is not a record id", request: request)
+        }
+        let tables = store.tables
+        let policy = configuration.conflictPolicy
+        let reports = Locked<[SyncConflict<Record>]>([])
+        let pending = Locked(0)
+        try await store.backend.write(keepingRevisions: true) { db in
+            guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
+            let (changes, report) = try ConflictLog.resolve(
+                id: entry.id, recordID: recordID, kind: kind, server: server, policy: policy, tables: tables, in: db)
+            reports.value = [report]
+            pending.value = try tables.pendingCount(in: db)
+            return changes
+        }
+        update { $0.pendingCount = pending.value }
+        report(reports.value)
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import Networking
+import Observation
+import Storage
+import StorageSQLite
+
+/// Keeps a ``SyncedRecordStore`` in step with a server that speaks the kit's sync protocol (v1,
+/// as `StorageSyncServer`'s `SyncRoutes` serve it): pushes the outbox, pulls the change feed,
+/// and decides conflicts by a policy, reporting every one.
+///
+/// ```swift
+/// let client = HTTPClient(baseURL: URL(string: "https://api.example.com/")!)
+/// let engine = SyncEngine(store: notes, client: client, path: "sync/notes")
+/// try await engine.sync()          // once: push the outbox, then pull
+/// engine.start()                   // or keep syncing: on local writes and every minute
+/// ```
+///
+/// A sync round first sends every pending change, oldest first, each with its own idempotency
+/// key (a retry after a lost answer is answered as the first time and applied once), then reads
+/// the feed page by page from the stored cursor, applying each page with its cursor in one
+/// transaction. Nothing is ordered by a clock: by the outbox's order, the server's revisions and
+/// the feed's positions only.
+///
+/// ``state`` is `Observable`: pending changes, the last sync, the last error, a re-fetch, a pause.
+/// 401/403 pause sync (``SyncPause/unauthorized(status:)``) and a record from a newer model
+/// version pauses it (``SyncPause/appTooOld(found:supported:)``); the outbox is kept either way.
+public final class SyncEngine<Record: RevisionedRecord & Codable & Identifiable & Sendable>: Observable,
+    @unchecked Sendable
+where Record.ID: Codable & Sendable {
+    // @unchecked: the mutable state (`current`, `loop`, `subscribers`) is only touched under
+    // `lock`; Observation's registrar is Sendable.
+
+    /// The records kept in step.
+    public let store: SyncedRecordStore<Record>
+    /// The client requests go through: its base URL, headers, auth and interceptors apply.
+    public let client: HTTPClient
+    /// The resource's path relative to the client's base URL (`"sync/notes"`): the feed is
+    /// `<path>/changes`, writes `POST <path>` and `PUT`/`DELETE <path>/<id>`.
+    public let path: String
+    /// How it syncs.
+    public let configuration: SyncEngineConfiguration<Record>
+
+    private let registrar = ObservationRegistrar()
+    private let lock = NSLock()
+    private var current = SyncState()
+    private var loop: Task<Void, Never>?
+    private var subscribers: [UUID: AsyncStream<SyncConflict<Record>>.Continuation] = [:]
+    private let turn = SyncTurn()
+    private let wakeUp = WakeUp()
+    private let writeToken: UUID
+
+    /// An engine syncing `store` with the resource at `path` of `client`'s server.
+    public init(
+        store: SyncedRecordStore<Record>, client: HTTPClient, path: String,
+        configuration: SyncEngineConfiguration<Record> = SyncEngineConfiguration()
+    ) {
+        self.store = store
+        self.client = client
+        self.path = path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.configuration = configuration
+        let wakeUp = wakeUp
+        let box = WeakBox<SyncEngine>()
+        writeToken = store.localWrites.add { pending in
+            box.value?.update { $0.pendingCount = pending }
+            wakeUp.signal()
+        }
+        box.value = self
+        // The outbox survives restarts: show what waits without waiting for the first round.
+        Task { [weak self] in try? await self?.refresh() }
+    }
+
+    deinit {
+        store.localWrites.remove(writeToken)
+        loop?.cancel()
+        for continuation in subscribers.values { continuation.finish() }
+    }
+
+    // MARK: State
+
+    /// Where sync stands; observable (a SwiftUI view reading it re-renders when it changes).
+    public var state: SyncState {
+        registrar.access(self, keyPath: \.state)
+        return lock.withLock { current }
+    }
+
+    func update(_ change: (inout SyncState) -> Void) {
+        registrar.withMutation(of: self, keyPath: \.state) {
+            lock.withLock { change(&current) }
+        }
+    }
+
+    /// Reads the pending count and re-fetch state from the database into ``state`` (the engine
+    /// keeps them current itself after its first sync or local write).
+    public func refresh() async throws {
+        let (pending, refetch) = try await store.read { db, tables in
+            (try tables.pendingCount(in: db), try tables.value(tables.refetchName, in: db))
+        }
+        update { state in
+            state.pendingCount = pending
+            state.refetch = Self.refetch(refetch)
+        }
+    }
+
+    static func refetch(_ stored: String?) -> SyncRefetch {
+        switch stored {
+        case "needed": .needed
+        case "running": .running
+        default: .none
+        }
+    }
+
+    /// A sequence of every conflict decided from now on, as it is decided (the store keeps them
+    /// all too: ``SyncedRecordStore/conflicts()``). It ends when the engine is released.
+    public func conflictReports() -> AsyncStream<SyncConflict<Record>> {
+        let (stream, continuation) = AsyncStream<SyncConflict<Record>>.makeStream()
+        let token = UUID()
+        lock.withLock { subscribers[token] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.subscribers.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    func report(_ conflicts: [SyncConflict<Record>]) {
+        guard !conflicts.isEmpty else { return }
+        let continuations = lock.withLock { Array(subscribers.values) }
+        for conflict in conflicts {
+            for continuation in continuations { continuation.yield(conflict) }
+        }
+    }
+
+    // MARK: Syncing
+
+    /// Syncs once: sends every pending change, then reads the feed to its end (and sends what a
+    /// conflict found there queued). Clears a pause first, so after a 401 and new credentials
+    /// this continues where sync stopped.
+    /// - Throws: ``SyncError``; the same error is in ``state``'s `lastError`.
+    public func sync() async throws {
+        try await turn.run { try await self.round(clearingPause: true) }
+    }
+
+    /// Lifts a pause and wakes the loop; the next round runs at once.
+    public func resume() {
+        update { $0.pause = nil }
+        wakeUp.signal()
+    }
+
+    /// Pauses the loop (``SyncPause/byApp``) until ``resume()`` or ``sync()``.
+    public func pause() {
+        update { $0.pause = .byApp }
+    }
+
+    /// Drops the cursor: the next sync reads the whole feed again, replacing the local copy, and
+    /// removes local records the server no longer has (pending changes are kept and sent).
+    public func refetchAll() async throws {
+        try await store.bookkeeping { db, tables in try tables.set(tables.refetchName, to: "needed", in: db) }
+        update { $0.refetch = .needed }
+    }
+
+    /// Syncs now, then after each local write and every ``SyncEngineConfiguration/interval``, until the
+    /// task is cancelled. Failed rounds are in ``state``; a paused engine waits for ``resume()``.
+    /// Run it in a task group or a task of its own, once per engine.
+    public func run() async {
+        while !Task.isCancelled {
+            if !state.isPaused {
+                _ = try? await turn.run { try await self.round(clearingPause: false) }
+            }
+            if Task.isCancelled { return }
+            await wakeUp.wait(upTo: configuration.interval)
+        }
+    }
+
+    /// Starts ``run()`` in a task of its own (if not already running); ``stop()`` ends it.
+    public func start() {
+        lock.withLock {
+            guard loop == nil else { return }
+            loop = Task { await self.run() }
+        }
+    }
+
+    /// Stops the loop ``start()`` began; a round in flight is cancelled between requests.
+    public func stop() {
+        let task = lock.withLock {
+            defer { loop = nil }
+            return loop
+        }
+        task?.cancel()
+    }
+
+    private func round(clearingPause: Bool) async throws {
+        update { state in
+            state.isSyncing = true
+            if clearingPause { state.pause = nil }
+        }
+        do {
+            try await push()
+            try await pull()
+            // A conflict the pull decided for the local side queued a change: send it now, so a
+            // round leaves nothing behind that it could send.
+            if try await store.pendingCount() > 0 { try await push() }
+            let pending = try await store.pendingCount()
+            update { state in
+                state.isSyncing = false
+                state.lastError = nil
+                state.lastSyncedAt = Date()
+                state.pendingCount = pending
+            }
+        } catch {
+            let pending = try? await store.pendingCount()
+            let failure = error as? SyncError
+            update { state in
+                state.isSyncing = false
+                if let pending { state.pendingCount = pending }
+                guard let failure else { return }
+                state.lastError = failure
+                switch failure {
+                case .unauthorized(let status, _): state.pause = .unauthorized(status: status)
+                case .appTooOld(let found, let supported, _):
+                    state.pause = .appTooOld(found: found, supported: supported)
+                default: break
+                }
+            }
+            if error is CancellationError || failure != nil { throw error }
+            throw SyncError.database(detail: error.localizedDescription)
+        }
+    }
+
+    // MARK: HTTP
+
+    /// Sends `request` with the protocol's retries, returning any status; a transport failure
+    /// after the last retry is ``SyncError/network(detail:request:)``.
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        request.acceptableStatus = Set(100..<600)
+        request.retry = configuration.retry
+        do {
+            return try await client.send(request)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as HTTPClientError {
+            throw SyncError.network(detail: error.message, request: "\(request.method) \(request.path)")
+        } catch {
+            throw SyncError.network(detail: "\(error)", request: "\(request.method) \(request.path)")
+        }
+    }
+
+    /// The failure a status other than success or conflict means.
+    func failure(_ response: HTTPResponse, _ request: String) -> SyncError {
+        let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"] as? String
+        let shown = reason.map(SyncWire.shown)
+        switch response.status.code {
+        case 401, 403: return .unauthorized(status: response.status.code, request: request)
+        case 400, 413, 422: return .writeRejected(status: response.status.code, reason: shown, request: request)
+        default: return .server(status: response.status.code, reason: shown, request: request)
+        }
+    }
+
+    /// `id` as one path segment.
+    static func segment(_ id: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#;%")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+    }
+}
+
+/// A weak reference the store's write handler holds, so the store does not keep its engines alive.
+final class WeakBox<Value: AnyObject>: @unchecked Sendable {
+    // @unchecked: `stored` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private weak var stored: Value?
+
+    var value: Value? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

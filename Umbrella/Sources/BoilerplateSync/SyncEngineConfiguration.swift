@@ -1,0 +1,33 @@
+import Foundation
+import Networking
+
+/// How a ``SyncEngine`` syncs: its conflict policy, page size, period and retries.
+public struct SyncEngineConfiguration<Record: Sendable>: Sendable {
+    /// How conflicts are decided; ``SyncConflictPolicy/serverWins`` by default.
+    public var conflictPolicy: SyncConflictPolicy<Record>
+    /// The most entries asked for per feed page (the server may send fewer; it must not send more).
+    public var pageSize: Int
+    /// How long the loop (``SyncEngine/run()``) waits between syncs when nothing is written locally.
+    public var interval: Duration
+    /// How each request is retried: network failures, 5xx and 429 (honouring `Retry-After`).
+    /// Writes are retried too (`retriesNonIdempotent`): their idempotency key makes a retry safe.
+    public var retry: RetryPolicy
+    /// The largest feed page accepted, in bytes; a larger one is refused as hostile, unapplied.
+    public var maximumPageBytes: Int
+
+    /// A configuration; every part has a default.
+    public init(
+        conflictPolicy: SyncConflictPolicy<Record> = .serverWins, pageSize: Int = 500,
+        interval: Duration = .seconds(60), retry: RetryPolicy = SyncEngineConfiguration.defaultRetry,
+        maximumPageBytes: Int = 32 * 1024 * 1024
+    ) {
+        self.conflictPolicy = conflictPolicy
+        self.pageSize = max(1, pageSize)
+        self.interval = interval
+        self.retry = retry
+        self.maximumPageBytes = maximumPageBytes
+    }
+
+    /// Five attempts with backoff, writes included.
+    public static var defaultRetry: RetryPolicy { RetryPolicy(maxAttempts: 5, retriesNonIdempotent: true) }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+
+/// The sync bookkeeping beside a record table, in the same SQLite database so that it commits
+/// with the records:
+///
+/// - `<table>__outbox`: local changes not yet acknowledged, in the order they were made, each
+///   with its idempotency key (made with the entry, so every retry sends the same key) and, once
+///   first sent, the request it was sent as (method and base revision), so a retry is the same
+///   request even after a restart.
+/// - `<table>__shadow`: the server's revision of each record it has, as last heard — the base
+///   revision of the next update or delete.
+/// - `<table>__conflicts`: every conflict and its decision.
+/// - `<table>__seen`: the ids a full re-fetch has read so far.
+/// - `boilerplate_sync`: the client id (one per database) and each table's cursor and re-fetch state.
+struct SyncTables: Sendable {
+    let table: String
+    let records: String
+    let outbox: String
+    let shadow: String
+    let conflicts: String
+    let seen: String
+    static let state = quote("boilerplate_sync")
+
+    init(table: String) {
+        self.table = table
+        records = Self.quote(table)
+        outbox = Self.quote(table + "__outbox")
+        shadow = Self.quote(table + "__shadow")
+        conflicts = Self.quote(table + "__conflicts")
+        seen = Self.quote(table + "__seen")
+    }
+
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// Creates the tables when missing, and the client id when the database has none.
+    func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(outbox) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
+                    op TEXT NOT NULL, body BLOB, key TEXT NOT NULL, method TEXT, base INTEGER);
+                CREATE INDEX IF NOT EXISTS \(Self.quote(table + "__outbox_id")) ON \(outbox) (id, seq);
+                CREATE TABLE IF NOT EXISTS \(shadow) (id TEXT PRIMARY KEY NOT NULL, revision INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(conflicts) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
+                    kind TEXT NOT NULL, local BLOB, server BLOB, server_revision INTEGER, decision TEXT NOT NULL,
+                    merged BLOB);
+                CREATE TABLE IF NOT EXISTS \(seen) (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(Self.state) (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                """)
+        try db.execute(
+            sql: "INSERT INTO \(Self.state) (name, value) VALUES ('client', ?) ON CONFLICT (name) DO NOTHING",
+            arguments: [UUID().uuidString])
+    }
+
+    // MARK: State
+
+    func value(_ name: String, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM \(Self.state) WHERE name = ?"), arguments: [name])
+    }
+
+    func set(_ name: String, to value: String?, in db: Database) throws {
+        if let value {
+            try db.cachedStatement(
+                sql:
+                    "INSERT INTO \(Self.state) (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+            ).execute(arguments: [name, value])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM \(Self.state) WHERE name = ?").execute(arguments: [name])
+        }
+    }
+
+    var cursorName: String { table + "/cursor" }
+    var refetchName: String { table + "/refetch" }
+
+    // MARK: Outbox
+
+    /// Appends a change to the outbox with a new idempotency key.
+    func enqueue(id: String, op: OutboxEntry.Op, body: Data?, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO \(outbox) (id, op, body, key) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [id, op.rawValue, body, UUID().uuidString])
+    }
+
+    func pendingCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(outbox)")) ?? 0
+    }
+
+    func hasPending(id: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(outbox) WHERE id = ? LIMIT 1"), arguments: [id])
+            ?? false
+    }
+
+    func entries(limit: Int, in db: Database) throws -> [OutboxEntry] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT seq, id, op, body, key, method, base FROM \(outbox) ORDER BY seq LIMIT ?"),
+            arguments: [limit]
+        ).map(OutboxEntry.init(row:))
+    }
+
+    func entries(in db: Database) throws -> [OutboxEntry] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT seq, id, op, body, key, method, base FROM \(outbox) ORDER BY seq")
+        ).map(OutboxEntry.init(row:))
+    }
+
+    func entry(seq: Int64, in db: Database) throws -> OutboxEntry? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, id, op, body, key, method, base FROM \(outbox) WHERE seq = ?"),
+            arguments: [seq]
+        ).map(OutboxEntry.init(row:))
+    }
+
+    /// Records the request an entry is first sent as, so every retry sends the same one.
+    func markSent(seq: Int64, method: String, base: Int?, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE \(outbox) SET method = ?, base = ? WHERE seq = ?")
+            .execute(arguments: [method, base, seq])
+    }
+
+    func remove(seq: Int64, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(outbox) WHERE seq = ?").execute(arguments: [seq])
+    }
+
+    func removePending(id: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(outbox) WHERE id = ?").execute(arguments: [id])
+    }
+
+    // MARK: Shadow
+
+    func serverRevision(of id: String, in db: Database) throws -> Int? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM \(shadow) WHERE id = ?"), arguments: [id])
+    }
+
+    func setServerRevision(of id: String, to revision: Int?, in db: Database) throws {
+        if let revision {
+            try db.cachedStatement(
+                sql:
+                    "INSERT INTO \(shadow) (id, revision) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET revision = excluded.revision"
+            ).execute(arguments: [id, revision])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM \(shadow) WHERE id = ?").execute(arguments: [id])
+        }
+    }
+
+    // MARK: Records
+
+    func body(of id: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT body FROM \(records) WHERE id = ?"), arguments: [id])
+    }
+
+    func exists(_ id: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(records) WHERE id = ?"), arguments: [id]) ?? false
+    }
+}
+
+/// One local change waiting in the outbox.
+struct OutboxEntry: Sendable, Equatable {
+    enum Op: String, Sendable {
+        case save, delete
+    }
+
+    var seq: Int64
+    var id: String
+    var op: Op
+    var body: Data?
+    var key: String
+    /// `POST`, `PUT` or `DELETE` once first sent; nil before.
+    var method: String?
+    var base: Int?
+
+    init(row: Row) {
+        seq = row[0]
+        id = row[1]
+        op = Op(rawValue: row[2]) ?? .save
+        body = row[3]
+        key = row[4]
+        method = row[5]
+        base = row[6]
+    }
+}

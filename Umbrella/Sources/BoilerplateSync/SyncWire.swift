@@ -1,0 +1,87 @@
+import Errors
+import Foundation
+import Serialization
+import Storage
+
+/// One change as the protocol writes it (v1): a feed entry, a write's answer, or a conflict's
+/// `current`. Decoded leniently here and checked by ``check(in:)``, so a malformed entry is a
+/// typed error naming what is wrong rather than a decoding failure.
+struct WireEntry<Record: Decodable & Sendable>: Decodable, Sendable {
+    var `protocol`: Int?
+    var id: String
+    var op: String
+    var revision: Int
+    var record: Record?
+}
+
+/// A page of the change feed (v1).
+struct WirePage<Record: Decodable & Sendable>: Decodable, Sendable {
+    var `protocol`: Int
+    var entries: [WireEntry<Record>]
+    var next: String
+    var hasMore: Bool
+}
+
+/// The members of a problem body the client branches on.
+struct WireProblem<Record: Decodable & Sendable>: Decodable, Sendable {
+    var reason: String?
+    var refetch: Bool?
+    var current: WireEntry<Record>?
+}
+
+/// The sync protocol's rules a client checks answers against.
+enum SyncWire {
+    /// The protocol version this client speaks.
+    static let version = 1
+    /// The longest cursor the protocol allows, in bytes.
+    static let maximumCursorLength = 55
+
+    /// Whether `cursor` can be a cursor: 1–55 bytes of visible ASCII other than `&`, `#`, `%`,
+    /// `+` and space (a cursor goes into a query unescaped by the server's own format).
+    static func isValidCursor(_ cursor: String) -> Bool {
+        let bytes = Array(cursor.utf8)
+        guard (1...maximumCursorLength).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// Decodes `data` as `T` with the records' own JSON reading (so `Versioned` records migrate),
+    /// turning a record from a newer model version into `.appTooOld`.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> Result<T, DecodeFailure> {
+        do {
+            return .success(try RecordJSON.value(T.self, from: data))
+        } catch {
+            for cause in error.chain {
+                if case .newerVersion(let found, let current, _) = cause as? SerializationError {
+                    return .failure(.newerVersion(found: found, supported: current))
+                }
+            }
+            return .failure(.undecodable(String(describing: error.userMessage).prefix(300).description))
+        }
+    }
+
+    enum DecodeFailure: Error {
+        case newerVersion(found: ModelVersion, supported: ModelVersion)
+        case undecodable(String)
+    }
+
+    /// Text from a server shown in an error: at most 64 characters, control characters escaped.
+    static func shown(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(64) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 64 ? result + "…" : result
+    }
+}

@@ -1,0 +1,71 @@
+import BoilerplateSync
+import Foundation
+import Storage
+import StorageSQLite
+import Testing
+
+/// A local write and its outbox entry commit in one transaction: both or neither.
+@Suite struct OutboxTransactionTests {
+    private func open(_ folder: URL) throws -> SyncedRecordStore<Note> {
+        try SyncedRecordStore<Note>(url: folder.appendingPathComponent("device.sqlite"), table: "notes")
+    }
+
+    @Test func aFailedWriteQueuesNothing() async throws {
+        try await withFolder { folder in
+            let store = try open(folder)
+            try await store.insert(Note(id: "a", text: "first"))
+            #expect(try await store.pendingCount() == 1)
+            // Stale: the stored record is at revision 0, this copy claims 5.
+            await #expect(throws: RecordStoreError.self) {
+                try await store.update(Note(id: "a", text: "stale", revision: 5))
+            }
+            // A batch whose second change fails leaves neither change nor entry.
+            await #expect(throws: StorageError.self) {
+                try await store.write { batch in
+                    batch.insert(Note(id: "b", text: "new"))
+                    batch.insert(Note(id: "a", text: "duplicate"))
+                }
+            }
+            #expect(try await store.pendingCount() == 1)
+            #expect(try await store.records.fetchAll() == [Note(id: "a", text: "first")])
+            #expect(try await store.pendingChanges().map(\.id) == ["a"])
+        }
+    }
+
+    @Test func insertsStartAtRevisionZeroAndDeletesOfMissingRecordsQueueNothing() async throws {
+        try await withFolder { folder in
+            let store = try open(folder)
+            try await store.insert(Note(id: "a", text: "x", revision: 7))
+            #expect(try await store.records.fetch(id: "a")?.revision == 0)
+            try await store.delete(id: "nothing-here")
+            try await store.write { batch in
+                batch.insert(Note(id: "b", text: "y"))
+                batch.delete(id: "b")
+            }
+            let pending = try await store.pendingChanges()
+            #expect(pending.map(\.id) == ["a", "b", "b"])
+            #expect(pending.map(\.isDeletion) == [false, false, true])
+            #expect(Set(pending.map(\.idempotencyKey)).count == 3)
+            #expect(pending.allSatisfy { $0.sentAs == nil })
+        }
+    }
+
+    @Test func theOutboxItsKeysAndTheClientIDSurviveAReopen() async throws {
+        try await withFolder { folder in
+            let before: [PendingChange]
+            let client: String
+            do {
+                let store = try open(folder)
+                try await store.insert(Note(id: "a", text: "x"))
+                try await store.update(Note(id: "a", text: "y"))
+                before = try await store.pendingChanges()
+                client = try await store.clientID()
+            }
+            let reopened = try open(folder)
+            #expect(try await reopened.pendingChanges() == before)
+            #expect(try await reopened.clientID() == client)
+            #expect(!client.isEmpty)
+            #expect(try await reopened.records.fetch(id: "a")?.text == "y")
+        }
+    }
+}
