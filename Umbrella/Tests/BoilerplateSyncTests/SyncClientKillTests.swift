@@ -168,24 +168,37 @@ struct SyncClientKillTests {
     }
 
     @Test(
-        "killed at five random moments of writing and syncing through a faulty network: nothing lost or applied twice")
+        "killed at six seeded moments of writing and syncing through a faulty network: nothing lost or applied twice")
     func killedAtRandomMoments() async throws {
         let probe = try Self.probe()
         try await withServer { server in
             try await withFolder { folder in
                 let database = folder.appendingPathComponent("app.sqlite").path
-                let faults: [Fault] = [.dropRequest, .dropResponse, .duplicate, .delayAnswer(.milliseconds(40))]
-                try await withProxy(to: server, plan: .random(seed: 33, faultRate: 0.2, faults: faults)) { proxy in
-                    // Fixed moments (the seed's), from just after start to well into the sync.
+                // Answers held for a while make it likely that a kill lands after a commit the app never heard of.
+                let faults: [Fault] = [
+                    .dropRequest, .dropResponse, .duplicate, .delayAnswer(.milliseconds(150)),
+                    .delayAnswer(.milliseconds(150)),
+                ]
+                try await withProxy(to: server, plan: .random(seed: 33, faultRate: 0.35, faults: faults)) { proxy in
+                    // Fixed moments (the seed's): the first kill lands among the local writes, the
+                    // others a few requests into the sync, a few milliseconds after one went out.
                     var state: UInt64 = 39
-                    for kill in 0..<5 {
+                    for kill in 0..<6 {
                         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                        let moment = Duration.milliseconds(Int(state >> 33) % 400)
+                        let draw = Int(state >> 33)
+                        let requestsBefore = proxy.exchanges.count
                         let app = try ChildProbe(
                             probe, [database, proxy.baseURL.absoluteString, "--create", "k", "60"])
                         #expect(
                             try await eventually(within: .seconds(120)) { app.text.contains("opened") }, "\(app.text)")
-                        try await Task.sleep(for: moment)
+                        if kill == 0 {
+                            try await Task.sleep(for: .milliseconds(draw % 300))
+                        } else {
+                            _ = try await eventually(within: .seconds(60)) {
+                                proxy.exchanges.count >= requestsBefore + 1 + draw % 6 || app.text.contains("synced")
+                            }
+                            try await Task.sleep(for: .milliseconds((draw >> 8) % 60))
+                        }
                         let reason = await app.kill()
                         // The app may have finished before its moment came; both are fine.
                         #expect(reason == .uncaughtSignal || app.text.contains("synced"), "kill \(kill): \(app.text)")
@@ -204,6 +217,10 @@ struct SyncClientKillTests {
                         })
                     let writes = ServerWrite.all(in: proxy, device: "app")
                     #expect(writes.allSatisfy { $0.status == 201 }, "\(writes.filter { $0.status != 201 })")
+                    // Each note's create went out under one key, across every kill and retry.
+                    for (id, sent) in Dictionary(grouping: writes, by: \.id) where Set(sent.map(\.key)).count != 1 {
+                        Issue.record("\(id) was sent under \(Set(sent.map(\.key)).count) keys")
+                    }
                     let firstTimes = writes.filter { !$0.replayed }
                     #expect(firstTimes.count == 60 && Set(firstTimes.map(\.id)).count == 60, "a create applied twice")
                     let store = try SyncedRecordStore<Note>(url: URL(fileURLWithPath: database), table: "notes")

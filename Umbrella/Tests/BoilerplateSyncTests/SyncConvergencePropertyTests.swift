@@ -14,8 +14,9 @@ import Testing
 /// 2. no write the server acknowledged is lost: the server's record is its last committed write,
 ///    every committed update or delete was based on the revision it replaced, and each device's
 ///    last local write to a record was committed or reported as a conflict;
-/// 3. nothing is applied twice: one first-time answer per idempotency key, one committed write
-///    per revision of a record, empty outboxes;
+/// 3. nothing is applied twice: each change is sent under one idempotency key whatever the
+///    retries and restarts, one first-time answer per key, each committed write applied on the
+///    base it was sent with, and a replay repeats the first answer; outboxes are empty;
 /// 4. every conflict was decided by the policy and reported: each 409 a device received is in its
 ///    conflict log, each logged decision is the policy's, and each logged conflict came out of
 ///    `conflictReports()`.
@@ -220,6 +221,31 @@ struct SyncConvergencePropertyTests {
         let byKey = Dictionary(grouping: firstTimes) { "\($0.clientID) \($0.key)" }
         for (key, answers) in byKey where answers.count > 1 {
             Issue.record("\(label): key \(key) answered first-time \(answers.count) times: \(answers)")
+        }
+        // A change is sent under one key, however often it is retried, whatever restarts: the
+        // same request under two keys would be applied twice, or refused as a conflict with the
+        // device's own write. Saves carry a text no other write has; a deletion is the same
+        // change as an earlier one of the same record on the same base unless the record was
+        // created again in between (a new incarnation starts at revision 0 again).
+        let saves = Dictionary(grouping: writes.filter { $0.method != "DELETE" }) {
+            "\($0.device) \($0.method) \($0.id) \($0.base ?? -1) \($0.sentText ?? "")"
+        }
+        for (request, sent) in saves where Set(sent.map(\.key)).count > 1 {
+            Issue.record("\(label): \(request) was sent under \(Set(sent.map(\.key)).count) keys: \(sent)")
+        }
+        for device in devices {
+            var deletion: [String: (base: Int?, key: String)] = [:]
+            for write in writes where write.device == device.name {
+                if write.method == "POST" {
+                    deletion[write.id] = nil
+                } else if write.method == "DELETE" {
+                    if let earlier = deletion[write.id], earlier.base == write.base, earlier.key != write.key {
+                        Issue.record(
+                            "\(label): \(device.name) sent the deletion of \(write.id) again under a new key: \(write)")
+                    }
+                    deletion[write.id] = (write.base, write.key)
+                }
+            }
         }
         let committed = firstTimes.filter { (200..<300).contains($0.status) }
         // Each committed write was applied once, on the base it was sent with: a create at

@@ -39,9 +39,11 @@ final class ProxiedDevice {
         listen()
     }
 
-    /// Retries quickly and without jitter (the plan, not the clock, decides what fails).
+    /// Retries once, quickly and without jitter (the plan, not the clock, decides what fails):
+    /// rounds often fail, so changes are sent again by later rounds and restarted apps too, not
+    /// only by the HTTP client's retry of one request.
     static let retry = RetryPolicy(
-        maxAttempts: 4, baseDelay: .milliseconds(2), maxDelay: .milliseconds(10), jitter: false,
+        maxAttempts: 2, baseDelay: .milliseconds(2), maxDelay: .milliseconds(10), jitter: false,
         retriesNonIdempotent: true)
 
     private static func open(
@@ -108,6 +110,8 @@ struct ServerWrite: CustomStringConvertible {
     var text: String?
     /// The 409's `reason`.
     var reason: String?
+    /// The `text` of the record the request carried (nil for a deletion).
+    var sentText: String?
     var replayed: Bool
     /// Whether this answer was passed on to the client.
     var reachedClient: Bool
@@ -125,7 +129,8 @@ struct ServerWrite: CustomStringConvertible {
             let pathID = request.path.split(separator: "/").dropFirst().first.map {
                 String($0).removingPercentEncoding ?? String($0)
             }
-            let bodyID = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["id"] as? String
+            let sent = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
+            let bodyID = sent?["id"] as? String
             for (copy, answer) in exchange.upstreamAnswers.enumerated() {
                 let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
                 let record = json?["record"] as? [String: Any]
@@ -138,6 +143,7 @@ struct ServerWrite: CustomStringConvertible {
                         op: (200..<300).contains(answer.status) ? json?["op"] as? String : nil,
                         revision: (200..<300).contains(answer.status) ? json?["revision"] as? Int : nil,
                         text: record?["text"] as? String, reason: json?["reason"] as? String,
+                        sentText: sent?["text"] as? String,
                         replayed: answer.header("Sync-Replayed") == "true",
                         reachedClient: isLast && exchange.outcome == .answered(status: answer.status)))
             }
