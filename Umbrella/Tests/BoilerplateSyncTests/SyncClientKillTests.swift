@@ -86,9 +86,9 @@ struct SyncClientKillTests {
                 let database = folder.appendingPathComponent("app.sqlite").path
                 try await withProxy(to: server) { proxy in
                     let app = try ChildProbe(
-                        probe, [database, proxy.baseURL.absoluteString, "--create", "w", "400"])
+                        probe, [database, proxy.baseURL.absoluteString, "--create", "w", "120"])
                     #expect(
-                        try await eventually(within: .seconds(120)) { app.text.contains("wrote 60\n") }, "\(app.text)")
+                        try await eventually(within: .seconds(120)) { app.text.contains("wrote 30\n") }, "\(app.text)")
                     #expect(await app.kill() == .uncaughtSignal)
                     #expect(proxy.exchanges.isEmpty, "the app synced before it was killed")
 
@@ -97,7 +97,7 @@ struct SyncClientKillTests {
                         let store = try SyncedRecordStore<Note>(url: URL(fileURLWithPath: database), table: "notes")
                         let records = try await store.records.fetchAll()
                         ids = Set(records.map(\.id))
-                        #expect(records.count > 60)
+                        #expect(records.count > 30)
                         // Record and outbox entry commit together: a killed write leaves both or neither.
                         let pending = try await store.pendingChanges()
                         #expect(pending.count == records.count)
