@@ -139,18 +139,20 @@ extension SyncEngine {
         try await store.backend.write(keepingRevisions: true) { db in
             var changes: [RecordChange<Record>] = []
             var found: [SyncConflict<Record>] = []
+            // With nothing pending (the usual first pull), no entry can conflict: skip the look-ups.
+            let anyPending = try tables.pendingCount(in: db) > 0
             for entry in page.entries {
                 guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else { continue }
                 if refetching {
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tables.seen) (id) VALUES (?)")
                         .execute(arguments: [entry.id])
                 }
-                let known = try tables.serverRevision(of: entry.id, in: db)
                 let server: ServerSide<Record> =
                     if let record = entry.record { .saved(record, revision: entry.revision) } else {
                         .absent(revision: entry.revision)
                     }
-                if try tables.hasPending(id: entry.id, in: db) {
+                if anyPending, try tables.hasPending(id: entry.id, in: db) {
+                    let known = try tables.serverRevision(of: entry.id, in: db)
                     // The server's record as this client last heard it (its own acknowledged
                     // write, or a state a conflict was already decided against): nothing new.
                     switch server {
