@@ -35,6 +35,9 @@ where Record.ID: Codable & Sendable {
 
     /// A synced store on the table `table` of the SQLite database at `url` (created if needed).
     ///
+    /// A table that already holds records the first time it is opened as a synced store has them
+    /// all queued, so adopting sync uploads them.
+    ///
     /// - Throws: `StorageError.database(_:underlying:)` when the database cannot be opened or the
     ///   tables created.
     public convenience init(url: URL, table: String = "records") throws {
