@@ -26,7 +26,7 @@ extension SyncEngine {
             let response = try await exchange(request)
             switch response.status.code {
             case 200:
-                let page = try checkedPage(response, request: described)
+                let page = try checkedPage(response, after: cursor, request: described)
                 let refetching = refetch == "running"
                 let reports = try await apply(page, refetching: refetching)
                 report(reports)
@@ -67,7 +67,11 @@ extension SyncEngine {
     }
 
     /// A page checked against the protocol before anything of it is applied.
-    private func checkedPage(_ response: HTTPResponse, request: String) throws -> WirePage<Record> {
+    private func checkedPage(
+        _ response: HTTPResponse, after cursor: String?, request: String
+    ) throws
+        -> WirePage<Record>
+    {
         guard response.body.count <= configuration.maximumPageBytes else {
             throw SyncError.corruptPage(
                 problem:
@@ -93,6 +97,11 @@ extension SyncEngine {
         guard SyncWire.isValidCursor(page.next) else {
             throw SyncError.corruptPage(
                 problem: "the next cursor \(SyncWire.shown(page.next)) is malformed", request: request)
+        }
+        guard !(page.hasMore && page.next == cursor) else {
+            // Asking again with the same cursor would get the same page, forever.
+            throw SyncError.corruptPage(
+                problem: "a page that says more follow without advancing the cursor", request: request)
         }
         guard !(page.hasMore && page.entries.isEmpty) else {
             throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)
