@@ -29,8 +29,9 @@ import Testing
         return (a, b)
     }
 
-    @Test func clientWinsSendsTheLocalRecordOnTheServersRevision() async throws {
-        try await withServer { server in
+    @Test(arguments: ServerDatabase.allCases)
+    func clientWinsSendsTheLocalRecordOnTheServersRevision(_ database: ServerDatabase) async throws {
+        try await withServer(database) { server in
             try await withFolder { folder in
                 let (a, b) = try await race(server, folder, policy: .clientWins) {
                     try await $0.update(Note(id: "n", text: "from b"))
@@ -48,8 +49,9 @@ import Testing
         }
     }
 
-    @Test func clientWinsRecreatesARecordTheServerDeleted() async throws {
-        try await withServer { server in
+    @Test(arguments: ServerDatabase.allCases)
+    func clientWinsRecreatesARecordTheServerDeleted(_ database: ServerDatabase) async throws {
+        try await withServer(database) { server in
             try await withFolder { folder in
                 let (a, b) = try await race(
                     server, folder, policy: .clientWins,

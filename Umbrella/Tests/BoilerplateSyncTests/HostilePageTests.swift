@@ -51,6 +51,8 @@ import Testing
         ("the same record twice", page(#"{"id":"fresh","op":"deleted","revision":0}"#)),
         ("a negative revision", page(#"{"id":"bad","op":"deleted","revision":-1}"#)),
         ("an empty page that says more follow", #"{"protocol":1,"entries":[],"next":"c1.aaaa.2","hasMore":true}"#),
+        // The cursor the client sends is the one the good page gave: this page would come back forever.
+        ("more follow, but the cursor stays", page("", next: "\"c1.aaaa.1\"", hasMore: "true")),
     ]
 
     @Test func hostilePagesApplyNothing() async throws {

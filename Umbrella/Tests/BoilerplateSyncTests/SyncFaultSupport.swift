@@ -112,6 +112,17 @@ struct ServerWrite: CustomStringConvertible {
     var reason: String?
     /// The `text` of the record the request carried (nil for a deletion).
     var sentText: String?
+    /// A 409's `current`: whether the server has no record (`null` or a tombstone), and the
+    /// text of its record when it has one.
+    var currentAbsent: Bool
+    var currentText: String?
+
+    /// A 409 whose `current` is already what the write asked for (the record gone for a
+    /// deletion, the same record for a save): the protocol lets a client take it as the write's
+    /// answer rather than a conflict.
+    var isSettled: Bool {
+        status == 409 && (method == "DELETE" ? currentAbsent : currentText != nil && currentText == sentText)
+    }
     var replayed: Bool
     /// Whether this answer was passed on to the client.
     var reachedClient: Bool
@@ -134,6 +145,7 @@ struct ServerWrite: CustomStringConvertible {
             for (copy, answer) in exchange.upstreamAnswers.enumerated() {
                 let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
                 let record = json?["record"] as? [String: Any]
+                let current = json?["current"] as? [String: Any]
                 let isLast = copy == exchange.upstreamAnswers.count - 1
                 writes.append(
                     ServerWrite(
@@ -144,6 +156,8 @@ struct ServerWrite: CustomStringConvertible {
                         revision: (200..<300).contains(answer.status) ? json?["revision"] as? Int : nil,
                         text: record?["text"] as? String, reason: json?["reason"] as? String,
                         sentText: sent?["text"] as? String,
+                        currentAbsent: current == nil || current?["op"] as? String == "deleted",
+                        currentText: (current?["record"] as? [String: Any])?["text"] as? String,
                         replayed: answer.header("Sync-Replayed") == "true",
                         reachedClient: isLast && exchange.outcome == .answered(status: answer.status)))
             }
