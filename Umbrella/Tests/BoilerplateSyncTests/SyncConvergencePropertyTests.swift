@@ -24,7 +24,8 @@ import Testing
 ///    logged decision is the policy's, and each logged conflict came out of `conflictReports()`.
 ///
 /// The programs come from swift-property-based's generators on a fixed seed, a bounded number of
-/// cases; the proxies' fault plans are seeded from the case.
+/// cases; the proxies' fault plans are seeded from the case. Under the custom policy, the
+/// decisions it made are compared with the log one for one.
 @Suite("Sync convergence under faults (property)")
 struct SyncConvergencePropertyTests {
     static let seed: (UInt64, UInt64, UInt64, UInt64) = (0x5EED_0033, 39, 2026, 11)
@@ -54,13 +55,38 @@ struct SyncConvergencePropertyTests {
     ]
 
     enum Policy: String, CaseIterable {
-        case serverWins, clientWins, merge
+        case serverWins, clientWins, merge, custom
 
-        var policy: SyncConflictPolicy<Note> {
+        func policy(recording decisions: PolicyDecisions) -> SyncConflictPolicy<Note> {
             switch self {
             case .serverWins: .serverWins
             case .clientWins: .clientWins
             case .merge: .merge { local, server in Note(id: server.id, text: "\(server.text)+\(local.text)") }
+            case .custom:
+                // Each of the three decisions, chosen by the record's id, every one recorded.
+                .custom { input in
+                    let decision: SyncDecision<Note>
+                    switch input.id.utf8.reduce(0, { $0 + Int($1) }) % 3 {
+                    case 0: decision = .keptServer
+                    case 1: decision = .keptLocal
+                    default:
+                        if let local = input.local, let server = input.server {
+                            decision = .merged(Note(id: server.id, text: "\(server.text)~\(local.text)"))
+                        } else {
+                            decision = .keptServer
+                        }
+                    }
+                    decisions.add("\(input.id) \(input.kind.rawValue) \(Self.name(decision))")
+                    return decision
+                }
+            }
+        }
+
+        static func name(_ decision: SyncDecision<Note>) -> String {
+            switch decision {
+            case .keptServer: "keptServer"
+            case .keptLocal: "keptLocal"
+            case .merged: "merged"
             }
         }
     }
@@ -105,11 +131,12 @@ struct SyncConvergencePropertyTests {
     ) async throws {
         var devices: [ProxiedDevice] = []
         for index in 0..<Self.devices {
+            let decisions = PolicyDecisions()
             devices.append(
                 try await ProxiedDevice(
                     "d\(index)", in: folder, server: server,
                     plan: .random(seed: planSeed &+ UInt64(index), faultRate: 0.3, faults: faults),
-                    policy: policy.policy))
+                    policy: policy.policy(recording: decisions), decisions: decisions))
         }
         do {
             try await play(program, devices: devices, policy: policy, server: server, label: label)
@@ -323,9 +350,18 @@ struct SyncConvergencePropertyTests {
                     break
                 case (.merge, .keptServer) where conflict.local == nil || conflict.server == nil:
                     break  // nothing to merge with a deletion: the server wins
+                case (.custom, _):
+                    break  // checked against the decisions the policy made, below
                 default:
                     Issue.record("\(label): \(device.name) decided \(conflict) against the \(policy) policy")
                 }
+            }
+            if policy == .custom {
+                // Every decision the policy made is logged, once, as it was made, and nothing else is.
+                let logged = conflicts.map { "\($0.id) \($0.kind.rawValue) \(Policy.name($0.decision))" }
+                #expect(
+                    logged == device.decisions.all,
+                    "\(label): \(device.name) logged \(logged), decided \(device.decisions.all)")
             }
             let sequences = Set(conflicts.map(\.sequence))
             #expect(

@@ -16,14 +16,16 @@ final class ProxiedDevice {
     private(set) var engine: SyncEngine<Note>
     /// Every conflict any of this device's engines reported through `conflictReports()`.
     let reported = ReportedConflicts()
+    /// The decisions a custom policy made for this device, in order (the caller's recorder).
+    let decisions: PolicyDecisions
     private var listeners: [Task<Void, Never>] = []
 
     init(
-        _ name: String, in folder: URL, server: TestServer, plan: FaultPlan, policy: SyncConflictPolicy<Note>
-    )
-        async throws
-    {
+        _ name: String, in folder: URL, server: TestServer, plan: FaultPlan, policy: SyncConflictPolicy<Note>,
+        decisions: PolicyDecisions = PolicyDecisions()
+    ) async throws {
         self.name = name
+        self.decisions = decisions
         self.file = folder.appendingPathComponent("\(name).sqlite")
         self.policy = policy
         let proxy = try await FaultProxy.start(
@@ -82,6 +84,16 @@ final class ProxiedDevice {
         await proxy.stop()
         for listener in listeners { listener.cancel() }
     }
+}
+
+/// What a custom conflict policy decided, in the order it was asked: record id, kind, decision.
+final class PolicyDecisions: @unchecked Sendable {
+    // @unchecked: `made` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var made: [String] = []
+
+    func add(_ decision: String) { lock.withLock { made.append(decision) } }
+    var all: [String] { lock.withLock { made } }
 }
 
 /// Conflict sequences seen on `conflictReports()` streams.
