@@ -51,6 +51,26 @@ struct FaultProxyLifecycleTests {
         }
     }
 
+    @Test("withFaultProxy stops the proxy when its body throws")
+    func withFaultProxyStops() async throws {
+        struct Failure: Error {}
+        try await withServer { server throws in
+            await server.route("GET /api/ping", reply: .text("pong"))
+            var port: UInt16 = 0
+            await #expect(throws: Failure.self) {
+                try await withFaultProxy(upstreamPort: server.port) { proxy in
+                    port = proxy.port
+                    let client = HTTPClient(baseURL: proxy.url("api/"))
+                    #expect(try await client.send(HTTPRequest(path: "ping")).text == "pong")
+                    throw Failure()
+                }
+            }
+            let client = HTTPClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)/api/")))
+            client.retryPolicy = .never
+            await #expect(throws: HTTPClientError.self) { try await client.send(HTTPRequest(path: "ping")) }
+        }
+    }
+
     @Test("refusing connections lets a request already in flight finish")
     func refuseKeepsOpenConnections() async throws {
         try await ProxiedServer.with { fixture throws in

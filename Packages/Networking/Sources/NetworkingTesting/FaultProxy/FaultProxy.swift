@@ -40,6 +40,9 @@ import Foundation
 /// 431, a body over ``Options/maxBodyBytes`` 413, a malformed head 400 (``rejections``).
 /// An upstream that cannot be reached is answered 502, as a real reverse proxy does; to
 /// imitate a server that is down, use ``refuseConnections()``.
+///
+/// Stop the proxy when the test ends, or use ``withFaultProxy(upstreamHost:upstreamPort:plan:options:_:)``,
+/// which does it whatever happens.
 public final class FaultProxy: Sendable {
     /// Limits and connection handling.
     public struct Options: Sendable {
@@ -672,5 +675,24 @@ private struct ParsedRequest {
         method = String(parts[0])
         target = String(parts[1])
         version = String(parts[2])
+    }
+}
+
+/// Runs `body` with a fresh ``FaultProxy`` in front of `upstreamHost:upstreamPort`, stopping the
+/// proxy afterwards whether `body` returns or throws. A proxy that is never stopped keeps its
+/// socket and tasks until the process ends.
+public func withFaultProxy<T>(
+    upstreamHost: String = "127.0.0.1", upstreamPort: UInt16, plan: FaultPlan = .passThrough,
+    options: FaultProxy.Options = FaultProxy.Options(), _ body: (FaultProxy) async throws -> T
+) async throws -> T {
+    let proxy = try await FaultProxy.start(
+        upstreamHost: upstreamHost, upstreamPort: upstreamPort, plan: plan, options: options)
+    do {
+        let result = try await body(proxy)
+        await proxy.stop()
+        return result
+    } catch {
+        await proxy.stop()
+        throw error
     }
 }
