@@ -139,7 +139,9 @@ let modules: [Module] = [
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
         tests: [.module("Networking"), .module("NetworkingTesting"), flyingFox]),
-    addOn("NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox], tests: [.module("Networking")]),
+    addOn(
+        "NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox],
+        tests: [.module("Networking"), flyingFox]),
     // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
@@ -175,7 +177,16 @@ let modules: [Module] = [
             .module("Errors"), .module("Serialization"), .module("Storage"), .module("StorageSQLite"),
             .module("StoragePostgres"), .module("StoragePostgresTesting"), .module("StorageSyncServer"),
             .module("Networking"), hummingbird, httpTypes, serviceLifecycle, logging, grdb, nio[0],
+            .module("NetworkingTesting"), .module("SyncClientProbe"), propertyBased,
         ]),
+    // The child process of BoilerplateSync's kill tests (SIGKILLed mid-sync); the tests find it
+    // beside themselves.
+    Module(
+        name: "SyncClientProbe", home: "Umbrella", kind: .executable,
+        dependencies: [
+            .module("BoilerplateSync"), .module("Networking"), .module("Serialization"), .module("Storage"),
+        ],
+        hasTests: false, isProduct: false),
     // The child process of the umbrella's signal tests (SIGTERM/SIGINT → graceful shutdown).
     Module(
         name: "ServicesProbe", home: "Umbrella", kind: .executable, dependencies: [.module("Boilerplate")],

@@ -53,7 +53,8 @@ let package = Package(
             dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTestingTests", dependencies: ["NetworkingTesting", "Networking"],
+            name: "NetworkingTestingTests",
+            dependencies: ["NetworkingTesting", "Networking", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: swiftSettings),
     ]
 )

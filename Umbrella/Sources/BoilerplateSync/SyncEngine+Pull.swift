@@ -26,7 +26,7 @@ extension SyncEngine {
             let response = try await exchange(request)
             switch response.status.code {
             case 200:
-                let page = try checkedPage(response, request: described)
+                let page = try checkedPage(response, after: cursor, request: described)
                 let refetching = refetch == "running"
                 let reports = try await apply(page, refetching: refetching)
                 report(reports)
@@ -67,7 +67,11 @@ extension SyncEngine {
     }
 
     /// A page checked against the protocol before anything of it is applied.
-    private func checkedPage(_ response: HTTPResponse, request: String) throws -> WirePage<Record> {
+    private func checkedPage(
+        _ response: HTTPResponse, after cursor: String?, request: String
+    ) throws
+        -> WirePage<Record>
+    {
         guard response.body.count <= configuration.maximumPageBytes else {
             throw SyncError.corruptPage(
                 problem:
@@ -93,6 +97,11 @@ extension SyncEngine {
         guard SyncWire.isValidCursor(page.next) else {
             throw SyncError.corruptPage(
                 problem: "the next cursor \(SyncWire.shown(page.next)) is malformed", request: request)
+        }
+        guard !(page.hasMore && page.next == cursor) else {
+            // Asking again with the same cursor would get the same page, forever.
+            throw SyncError.corruptPage(
+                problem: "a page that says more follow without advancing the cursor", request: request)
         }
         guard !(page.hasMore && page.entries.isEmpty) else {
             throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)
@@ -139,18 +148,20 @@ extension SyncEngine {
         try await store.backend.write(keepingRevisions: true) { db in
             var changes: [RecordChange<Record>] = []
             var found: [SyncConflict<Record>] = []
+            // With nothing pending (the usual first pull), no entry can conflict: skip the look-ups.
+            let anyPending = try tables.pendingCount(in: db) > 0
             for entry in page.entries {
                 guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else { continue }
                 if refetching {
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tables.seen) (id) VALUES (?)")
                         .execute(arguments: [entry.id])
                 }
-                let known = try tables.serverRevision(of: entry.id, in: db)
                 let server: ServerSide<Record> =
                     if let record = entry.record { .saved(record, revision: entry.revision) } else {
                         .absent(revision: entry.revision)
                     }
-                if try tables.hasPending(id: entry.id, in: db) {
+                if anyPending, try tables.hasPending(id: entry.id, in: db) {
+                    let known = try tables.serverRevision(of: entry.id, in: db)
                     // The server's record as this client last heard it (its own acknowledged
                     // write, or a state a conflict was already decided against): nothing new.
                     switch server {

@@ -129,6 +129,12 @@ extension SyncEngine {
                     problem: "the saved record is missing or not the entry's", request: request)
             }
         }
+        try await applyAcknowledgement(entry, answer: answer)
+    }
+
+    /// Removes the acknowledged entry, stores the server's revision as the next base, and, when no
+    /// later change of the record waits, the server's copy — in one transaction.
+    private func applyAcknowledgement(_ entry: OutboxEntry, answer: WireEntry<Record>) async throws {
         let tables = store.tables
         let pending = Locked(0)
         try await store.backend.write(keepingRevisions: true) { db in
@@ -179,6 +185,16 @@ extension SyncEngine {
             }
             server = .absent(revision: nil)
         }
+        if try isOwnWrite(entry, kind: kind, server: server) {
+            // The server already holds what this entry asks for: its receipt expired after the
+            // write committed (the protocol's retention), or another device made the same change.
+            // Not a conflict: the outcome is the one asked for.
+            let answer = WireEntry<Record>(
+                protocol: SyncWire.version, id: entry.id, op: server.record == nil ? "deleted" : "saved",
+                revision: server.revision ?? 0, record: server.record)
+            try await applyAcknowledgement(entry, answer: answer)
+            return
+        }
         guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else {
             throw SyncError.corruptAnswer(
                 problem: "the id \(SyncWire.shown(entry.id)) is not a record id", request: request)
@@ -197,5 +213,25 @@ extension SyncEngine {
         }
         update { $0.pendingCount = pending.value }
         report(reports.value)
+    }
+
+    /// Whether the server's state is exactly what `entry` asks for: a deletion of a record the
+    /// server no longer has, or the entry's record stored at the revision the write would give it
+    /// (its base + 1, or 0 for a create).
+    private func isOwnWrite(_ entry: OutboxEntry, kind: SyncConflictKind, server: ServerSide<Record>) throws -> Bool {
+        switch (entry.op, kind, server) {
+        case (.delete, .recordMissing, .absent):
+            return true
+        case (.save, .staleRevision, .saved(let current, let revision)),
+            (.save, .alreadyExists, .saved(let current, let revision)):
+            let expected = entry.method == "POST" ? 0 : (entry.base ?? -1) + 1
+            guard revision == expected, let body = entry.body,
+                var mine = try? RecordJSON.value(Record.self, from: body)
+            else { return false }
+            mine.revision = revision
+            return try RecordJSON.data(mine) == RecordJSON.data(current)
+        default:
+            return false
+        }
     }
 }

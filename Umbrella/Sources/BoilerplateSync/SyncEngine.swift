@@ -65,6 +65,8 @@ where Record.ID: Codable & Sendable {
             wakeUp.signal()
         }
         box.value = self
+        // The outbox survives restarts: show what waits without waiting for the first round.
+        Task { [weak self] in try? await self?.refresh() }
     }
 
     deinit {
@@ -130,8 +132,9 @@ where Record.ID: Codable & Sendable {
 
     // MARK: Syncing
 
-    /// Syncs once: sends every pending change, then reads the feed to its end. Clears a pause
-    /// first, so after a 401 and new credentials this continues where sync stopped.
+    /// Syncs once: sends every pending change, then reads the feed to its end (and sends what a
+    /// conflict found there queued). Clears a pause first, so after a 401 and new credentials
+    /// this continues where sync stopped.
     /// - Throws: ``SyncError``; the same error is in ``state``'s `lastError`.
     public func sync() async throws {
         try await turn.run { try await self.round(clearingPause: true) }
@@ -193,6 +196,9 @@ where Record.ID: Codable & Sendable {
         do {
             try await push()
             try await pull()
+            // A conflict the pull decided for the local side queued a change: send it now, so a
+            // round leaves nothing behind that it could send.
+            if try await store.pendingCount() > 0 { try await push() }
             let pending = try await store.pendingCount()
             update { state in
                 state.isSyncing = false

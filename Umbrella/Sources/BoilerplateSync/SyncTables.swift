@@ -33,8 +33,11 @@ struct SyncTables: Sendable {
 
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
-    /// Creates the tables when missing, and the client id when the database has none.
+    /// Creates the tables when missing, and the client id when the database has none. A table
+    /// that held records before it was synced has them all queued (in insertion order), so that
+    /// adopting sync uploads what the app already had.
     func create(_ db: Database) throws {
+        let adopting = try !db.tableExists(table + "__outbox")
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS \(outbox) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
@@ -50,6 +53,14 @@ struct SyncTables: Sendable {
         try db.execute(
             sql: "INSERT INTO \(Self.state) (name, value) VALUES ('client', ?) ON CONFLICT (name) DO NOTHING",
             arguments: [UUID().uuidString])
+        if adopting {
+            // A random 128-bit key per record, in the idempotency key's alphabet.
+            try db.execute(
+                sql: """
+                    INSERT INTO \(outbox) (id, op, body, key)
+                    SELECT id, 'save', body, lower(hex(randomblob(16))) FROM \(records) ORDER BY rowid
+                    """)
+        }
     }
 
     // MARK: State

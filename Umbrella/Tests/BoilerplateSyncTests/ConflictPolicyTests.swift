@@ -1,7 +1,8 @@
-import BoilerplateSync
 import Foundation
 import Storage
 import Testing
+
+@testable import BoilerplateSync
 
 /// Client wins, merge and a custom decision: each decides, sends what it decided, and reports.
 @Suite struct ConflictPolicyTests {
@@ -28,8 +29,9 @@ import Testing
         return (a, b)
     }
 
-    @Test func clientWinsSendsTheLocalRecordOnTheServersRevision() async throws {
-        try await withServer { server in
+    @Test(arguments: ServerDatabase.allCases)
+    func clientWinsSendsTheLocalRecordOnTheServersRevision(_ database: ServerDatabase) async throws {
+        try await withServer(database) { server in
             try await withFolder { folder in
                 let (a, b) = try await race(server, folder, policy: .clientWins) {
                     try await $0.update(Note(id: "n", text: "from b"))
@@ -47,8 +49,9 @@ import Testing
         }
     }
 
-    @Test func clientWinsRecreatesARecordTheServerDeleted() async throws {
-        try await withServer { server in
+    @Test(arguments: ServerDatabase.allCases)
+    func clientWinsRecreatesARecordTheServerDeleted(_ database: ServerDatabase) async throws {
+        try await withServer(database) { server in
             try await withFolder { folder in
                 let (a, b) = try await race(
                     server, folder, policy: .clientWins,
@@ -60,6 +63,31 @@ import Testing
                 #expect(try await a.notes() == ["n": final])
                 #expect(try await b.notes() == ["n": final])
                 #expect(try await b.store.conflicts().map(\.kind) == [.recordMissing])
+            }
+        }
+    }
+
+    @Test func clientWinsAPulledConflictAndSendsItInTheSameRound() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let a = try Device.open("a", in: folder, server: server)
+                let b = try Device.open("b", in: folder, server: server, policy: .clientWins)
+                try await a.store.insert(Note(id: "n", text: "base"))
+                try await a.engine.sync()
+                try await b.engine.sync()
+                try await a.store.update(Note(id: "n", text: "from a"))
+                try await a.engine.sync()
+                // b's edit is not pushed before the pull meets a's: the pull decides it.
+                try await b.store.update(Note(id: "n", text: "from b"))
+                try await b.engine.pull()
+                #expect(try await b.notes()["n"]?.text == "from b")
+                let pending = try await b.store.pendingChanges()
+                #expect(pending.count == 1)
+                #expect(try await b.store.conflicts().map(\.decision) == [.keptLocal])
+                try await b.engine.sync()
+                let final = Note(id: "n", text: "from b", revision: 2)
+                #expect(try await server.notes() == ["n": final])
+                #expect(try await b.notes() == ["n": final])
             }
         }
     }

@@ -5,11 +5,12 @@ import Testing
 
 /// Records a server refuses, and ids that are not plain words, pushed and pulled.
 @Suite struct HostileRecordTests {
-    @Test func idsWithPathAndControlCharactersRoundTrip() async throws {
+    @Test(arguments: ServerDatabase.allCases)
+    func idsWithPathAndControlCharactersRoundTrip(_ database: ServerDatabase) async throws {
         let ids = [
             "../etc", "a/b", "with space", "line\nbreak", "%2F", "ü-ñ", "?q=1#x", String(repeating: "l", count: 300),
         ]
-        try await withServer { server in
+        try await withServer(database) { server in
             try await withFolder { folder in
                 let a = try Device.open("a", in: folder, server: server)
                 let b = try Device.open("b", in: folder, server: server)

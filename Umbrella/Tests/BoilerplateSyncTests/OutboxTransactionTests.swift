@@ -1,5 +1,6 @@
 import BoilerplateSync
 import Foundation
+import Networking
 import Storage
 import StorageSQLite
 import Testing
@@ -66,6 +67,28 @@ import Testing
             #expect(try await reopened.clientID() == client)
             #expect(!client.isEmpty)
             #expect(try await reopened.records.fetch(id: "a")?.text == "y")
+        }
+    }
+
+    @Test func adoptingSyncOnATableWithRecordsQueuesThemOnce() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let url = folder.appendingPathComponent("a.sqlite")
+                let plain = try RecordStore<Note>(sqlite: url, table: "notes")
+                for id in ["old1", "old2", "old3"] { try await plain.insert(Note(id: id, text: id, revision: 4)) }
+                let store = try SyncedRecordStore<Note>(url: url, table: "notes")
+                #expect(try await store.pendingChanges().map(\.id) == ["old1", "old2", "old3"])
+                // Opening again queues nothing more.
+                let again = try SyncedRecordStore<Note>(url: url, table: "notes")
+                #expect(try await again.pendingCount() == 3)
+                let engine = SyncEngine(
+                    store: store, client: HTTPClient(baseURL: server.baseURL), path: "notes",
+                    configuration: SyncEngineConfiguration(retry: Device.quickRetry))
+                try await engine.sync()
+                #expect(try await server.notes().keys.sorted() == ["old1", "old2", "old3"])
+                // The server numbers revisions from 0; the local copies follow it.
+                #expect(try await store.records.fetchAll().map(\.revision) == [0, 0, 0])
+            }
         }
     }
 }

@@ -52,4 +52,34 @@ import Testing
             }
         }
     }
+
+    @Test func aRetryAfterTheReceiptExpiredIsRecognisedAsItsOwnWrite() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let a = try Device.open("a", in: folder, server: server, retry: .never)
+                try await a.store.insert(Note(id: "r", text: "v0"))
+                try await a.store.insert(Note(id: "gone", text: "x"))
+                try await a.engine.sync()
+                // A delete and then an update each commit, lose their answer, and outlive their
+                // receipt (the server keeps receipts 7 days): the retry meets the server's state
+                // as a 409, which is exactly what the write asked for.
+                try await a.store.delete(id: "gone")
+                server.switches.dropAnswers = 1
+                await #expect(throws: SyncError.self) { try await a.engine.sync() }
+                #expect(try await server.routes.pruneExpired(now: Date().addingTimeInterval(8 * 86_400)).receipts >= 1)
+                try await a.engine.sync()
+                #expect(try await server.notes().keys.sorted() == ["r"])
+
+                try await a.store.update(Note(id: "r", text: "v1"))
+                server.switches.dropAnswers = 1
+                await #expect(throws: SyncError.self) { try await a.engine.sync() }
+                #expect(try await server.routes.pruneExpired(now: Date().addingTimeInterval(8 * 86_400)).receipts >= 1)
+                try await a.engine.sync()
+                #expect(try await server.notes() == ["r": Note(id: "r", text: "v1", revision: 1)])
+                #expect(try await a.notes() == ["r": Note(id: "r", text: "v1", revision: 1)])
+                #expect(try await a.store.pendingCount() == 0)
+                #expect(try await a.store.conflicts().isEmpty)
+            }
+        }
+    }
 }

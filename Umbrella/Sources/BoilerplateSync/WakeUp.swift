@@ -1,21 +1,4 @@
 import Foundation
-import Storage
-
-/// Runs sync rounds one at a time, in the order they asked.
-actor SyncTurn {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        while busy { await withCheckedContinuation { waiters.append($0) } }
-        busy = true
-        defer {
-            busy = false
-            if !waiters.isEmpty { waiters.removeFirst().resume() }
-        }
-        return try await body()
-    }
-}
 
 /// Wakes the sync loop: a local write signals it; the loop waits for a signal or its period.
 final class WakeUp: Sendable {
@@ -68,23 +51,5 @@ final class WakeUp: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-    }
-}
-
-/// Record ids from the protocol's text form (the integer in decimal, a string as is, a UUID in
-/// upper case) back to `Record.ID`.
-enum RecordIDText {
-    static func parse<ID: Codable>(_ text: String, as type: ID.Type) -> ID? {
-        if let id = text as? ID { return id }
-        let decoder = JSONDecoder()
-        if let quoted = try? JSONEncoder().encode(text), let id = try? decoder.decode(ID.self, from: quoted),
-            RecordID.string(for: id) == text
-        {
-            return id
-        }
-        if let id = try? decoder.decode(ID.self, from: Data(text.utf8)), RecordID.string(for: id) == text {
-            return id
-        }
-        return nil
     }
 }

@@ -1,0 +1,698 @@
+import FlyingSocks
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A loopback HTTP/1.1 proxy that stands between a client and a real server and breaks the
+/// exchange on purpose: drops a request, drops an answer after the server committed, delays,
+/// duplicates, reorders, answers 503 or 401 itself, or refuses connections.
+///
+/// Point the client at ``baseURL`` instead of the server. Each request is numbered in arrival
+/// order (``Request/index``), given a ``Fault`` by the ``plan``, and recorded in ``exchanges``
+/// with what the upstream answered and what the client got, so a test can check both sides.
+///
+/// ```swift
+/// let server = try await TestServer.start()
+/// await server.route("PUT /api/notes/*", reply: .json(#"{"revision":1}"#))
+/// let proxy = try await FaultProxy.start(upstreamPort: server.port, plan: .script([.dropResponse]))
+/// let client = HTTPClient(baseURL: proxy.url("api/"))
+/// client.retryPolicy = .never
+/// // The server stores the write, the client hears nothing back:
+/// await #expect(throws: HTTPClientError.self) {
+///     try await client.send(HTTPRequest(method: .put, path: "notes/1", body: .json(["text": "Milk"])))
+/// }
+/// #expect(server.requests.count == 1)
+/// #expect(proxy.exchanges.first?.outcome == .closedWithoutAnswer)
+/// await proxy.stop()
+/// ```
+///
+/// Each answer carries `Connection: close` and the proxy closes the connection after it, so a
+/// fault never leaks into the next request through a reused connection (see
+/// ``Options/reusesConnections``). The proxy reads whole messages and writes them with a
+/// `Content-Length`; it is a test tool for JSON-sized exchanges, not a streaming proxy. Hostile
+/// input is answered and closed, never forwarded: a head over ``Options/maxHeadBytes`` gets
+/// 431, a body over ``Options/maxBodyBytes`` 413, a malformed head 400 (``rejections``).
+/// An upstream that cannot be reached is answered 502, as a real reverse proxy does; to
+/// imitate a server that is down, use ``refuseConnections()``.
+///
+/// Stop the proxy when the test ends, or use ``withFaultProxy(upstreamHost:upstreamPort:plan:options:_:)``,
+/// which does it whatever happens.
+public final class FaultProxy: Sendable {
+    /// Limits and connection handling.
+    public struct Options: Sendable {
+        /// The largest request or response head (start line and fields) read: 64 KiB by default.
+        public var maxHeadBytes: Int
+        /// The largest request or response body read: 16 MiB by default.
+        public var maxBodyBytes: Int
+        /// Whether a client may send several requests over one connection. Off by default: every
+        /// answer then says `Connection: close`, so each request's fault is seen on its own
+        /// connection and a client never re-sends a request on its own after a dropped one.
+        public var reusesConnections: Bool
+        /// How long ``Fault/reorder`` holds an answer when no later answer goes out: 2 s by default.
+        public var reorderHold: Duration
+
+        /// Options with the defaults described on each property.
+        public init(
+            maxHeadBytes: Int = 64 * 1024, maxBodyBytes: Int = 16 * 1024 * 1024, reusesConnections: Bool = false,
+            reorderHold: Duration = .seconds(2)
+        ) {
+            self.maxHeadBytes = maxHeadBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.reusesConnections = reusesConnections
+            self.reorderHold = reorderHold
+        }
+    }
+
+    /// A request as the proxy received it.
+    public struct Request: Sendable, Equatable {
+        /// The arrival number, from 0: the order in which the proxy finished reading requests.
+        public var index: Int
+        /// The method, such as `"PUT"`.
+        public var method: String
+        /// The request target as sent: the path and the query, such as `"/notes/changes?after=4"`.
+        public var target: String
+        /// The fields, by lowercased name; a field given more than once is joined with `", "`.
+        public var headers: [String: String]
+        /// The body, decoded from `chunked` if it came that way.
+        public var body: Data
+
+        /// The target without its query.
+        public var path: String { String(target.prefix { $0 != "?" }) }
+        /// The value of the field `name`, compared case-insensitively.
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+        /// The body as UTF-8 text, if it is.
+        public var text: String? { String(data: body, encoding: .utf8) }
+
+        /// A request, for a ``FaultPlan`` to be tried on without a proxy.
+        public init(index: Int, method: String, target: String, headers: [String: String] = [:], body: Data = Data()) {
+            self.index = index
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// What the client got for one request.
+    public enum Outcome: Sendable, Equatable {
+        /// The proxy is still working on it.
+        case inFlight
+        /// The client was sent an answer with this status (the upstream's, or the fault's own).
+        case answered(status: Int)
+        /// The connection was closed without an answer (``Fault/dropRequest``, ``Fault/dropResponse``).
+        case closedWithoutAnswer
+        /// The connection was reset without an answer (``Fault/reset``).
+        case reset
+        /// The upstream could not be reached or broke off its answer; the client was answered 502.
+        case upstreamFailed(String)
+        /// The client closed the connection before its answer could be written.
+        case clientGone
+        /// The proxy was stopped before it finished.
+        case abandoned
+    }
+
+    /// One request's record: the request, its fault, what the upstream answered, what the client got.
+    public struct Exchange: Sendable, Equatable {
+        /// The request as received.
+        public var request: Request
+        /// The fault the plan chose for it.
+        public var fault: Fault
+        /// The upstream's answer to each copy forwarded, in order: empty when the request was
+        /// not forwarded, two entries under ``Fault/duplicate``. Kept whole, so a test can read
+        /// what the upstream committed even when the client never saw it.
+        public var upstreamAnswers: [Answer]
+        /// What the client got.
+        public var outcome: Outcome
+        /// Under ``Fault/reorder``: the arrival number of the later request whose answer went out
+        /// first; nil when the hold ran out with no later answer.
+        public var releasedAfter: Int?
+
+        /// The upstream's status for each copy forwarded, in order.
+        public var upstreamStatuses: [Int] { upstreamAnswers.map(\.status) }
+
+        /// How many copies reached the upstream and were answered by it.
+        public var forwardedCount: Int { upstreamAnswers.count }
+    }
+
+    /// An answer the upstream gave to one forwarded copy of a request.
+    public struct Answer: Sendable, Equatable {
+        /// The status, such as 201.
+        public var status: Int
+        /// The fields, by lowercased name; a field given more than once is joined with `", "`.
+        public var headers: [String: String]
+        /// The body, decoded from `chunked` if it came that way.
+        public var body: Data
+
+        /// The value of the field `name`, compared case-insensitively.
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// A message the proxy refused to read, answered with `status` and closed, never forwarded.
+    public struct Rejection: Sendable, Equatable {
+        /// The status sent: 400, 413, 431 or 501.
+        public var status: Int
+        /// What was wrong, such as `"head larger than 65536 bytes"`.
+        public var reason: String
+    }
+
+    private struct State {
+        var plan: FaultPlan
+        var upstreamPort: UInt16
+        var nextIndex = 0
+        var exchanges: [Exchange] = []
+        var rejections: [Rejection] = []
+        var answered: [Int] = []
+        var acceptTask: Task<Void, Never>?
+        var connections: [Int: Task<Void, Never>] = [:]
+        var nextConnection = 0
+        var stopped = false
+    }
+
+    /// The address the proxy listens on: `"127.0.0.1"` unless another was asked for.
+    public let host: String
+    /// The proxy's port, chosen by the system.
+    public let port: UInt16
+    /// The upstream's address.
+    public let upstreamHost: String
+    /// The limits the proxy was started with.
+    public let options: Options
+    private let pool: any AsyncSocketPool
+    private let poolTask: Task<Void, any Error>
+    private let state: Guarded<State>
+
+    /// `http://host:port/`.
+    public var baseURL: URL { url("") }
+
+    /// The URL of `path` on the proxy (`path` without a leading slash).
+    public func url(_ path: String) -> URL {
+        URL(string: "http://\(host):\(port)/\(path)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The plan deciding each new request's fault. Changing it affects requests read afterwards.
+    public var plan: FaultPlan {
+        get { state.withLock { $0.plan } }
+        set { state.withLock { $0.plan = newValue } }
+    }
+
+    /// The upstream's port. Change it when the upstream restarts on another port, so clients
+    /// keep their URL.
+    public var upstreamPort: UInt16 {
+        get { state.withLock { $0.upstreamPort } }
+        set { state.withLock { $0.upstreamPort = newValue } }
+    }
+
+    /// Every request read so far, by arrival number (`exchanges[i].request.index == i`).
+    public var exchanges: [Exchange] { state.withLock { $0.exchanges } }
+
+    /// The arrival numbers of the requests answered so far, in the order their answers went out:
+    /// `[1, 0]` after a ``Fault/reorder`` on request 0.
+    public var answerOrder: [Int] { state.withLock { $0.answered } }
+
+    /// Every message refused as hostile or malformed, in order.
+    public var rejections: [Rejection] { state.withLock { $0.rejections } }
+
+    /// Whether the proxy is refusing connections (after ``refuseConnections()``).
+    public var isRefusingConnections: Bool { state.withLock { $0.acceptTask == nil && !$0.stopped } }
+
+    private init(
+        host: String, port: UInt16, upstreamHost: String, options: Options, pool: any AsyncSocketPool,
+        poolTask: Task<Void, any Error>, state: State
+    ) {
+        self.host = host
+        self.port = port
+        self.upstreamHost = upstreamHost
+        self.options = options
+        self.pool = pool
+        self.poolTask = poolTask
+        self.state = Guarded(state)
+    }
+
+    /// Starts a proxy on `host` and an ephemeral port that forwards to `upstreamHost:upstreamPort`.
+    ///
+    /// - Parameters:
+    ///   - upstreamHost: the server's IPv4 address.
+    ///   - upstreamPort: the server's port.
+    ///   - host: the IPv4 address to listen on.
+    ///   - plan: the faults to apply; pass-through by default.
+    ///   - options: limits and connection handling.
+    /// - Throws: the socket error when the address cannot be bound or an address is not IPv4.
+    public static func start(
+        upstreamHost: String = "127.0.0.1", upstreamPort: UInt16, host: String = "127.0.0.1",
+        plan: FaultPlan = .passThrough, options: Options = Options()
+    ) async throws -> FaultProxy {
+        _ = try sockaddr_in.inet(ip4: upstreamHost, port: upstreamPort)
+        let pool: any AsyncSocketPool = SocketPool.make()
+        try await pool.prepare()
+        let poolTask = Task { try await pool.run() }
+        let listener: Socket
+        let port: UInt16
+        do {
+            listener = try listeningSocket(host: host, port: 0)
+            guard case .ip4(_, let boundPort) = try listener.sockname() else {
+                try? listener.close()
+                throw SocketError.unsupportedAddress
+            }
+            port = boundPort
+        } catch {
+            poolTask.cancel()
+            _ = await poolTask.result
+            throw error
+        }
+        let proxy = FaultProxy(
+            host: host, port: port, upstreamHost: upstreamHost, options: options, pool: pool, poolTask: poolTask,
+            state: State(plan: plan, upstreamPort: upstreamPort))
+        do {
+            try proxy.startAccepting(on: listener)
+        } catch {
+            try? listener.close()
+            await proxy.stop()
+            throw error
+        }
+        return proxy
+    }
+
+    /// Stops listening, ends every connection (requests in flight end as ``Outcome/abandoned``)
+    /// and returns when every socket is closed and every task has ended.
+    public func stop() async {
+        let (accept, connections) = state.withLock { state in
+            state.stopped = true
+            let accept = state.acceptTask
+            state.acceptTask = nil
+            return (accept, Array(state.connections.values))
+        }
+        accept?.cancel()
+        await accept?.value
+        for connection in connections { connection.cancel() }
+        for connection in connections { await connection.value }
+        poolTask.cancel()
+        _ = await poolTask.result
+    }
+
+    /// Closes the listening socket, so new connections are refused (`ECONNREFUSED`) as if the
+    /// server were down. Connections already open carry on.
+    public func refuseConnections() async {
+        let accept = state.withLock { state in
+            let accept = state.acceptTask
+            state.acceptTask = nil
+            return accept
+        }
+        accept?.cancel()
+        await accept?.value
+    }
+
+    /// Listens again on the same port after ``refuseConnections()``.
+    /// - Throws: the socket error if the port was taken in the meantime.
+    public func acceptConnections() async throws {
+        guard state.withLock({ $0.acceptTask == nil && !$0.stopped }) else { return }
+        let listener = try Self.listeningSocket(host: host, port: port)
+        do {
+            try startAccepting(on: listener)
+        } catch {
+            try? listener.close()
+            throw error
+        }
+    }
+
+    private static func listeningSocket(host: String, port: UInt16) throws -> Socket {
+        let socket = try Socket(domain: Int32(AF_INET), type: .stream)
+        do {
+            // So the port can be bound again after refuseConnections() while old connections linger.
+            try socket.setValue(true, for: .localAddressReuse)
+            try socket.bind(to: sockaddr_in.inet(ip4: host, port: port))
+            try socket.listen()
+            return socket
+        } catch {
+            try? socket.close()
+            throw error
+        }
+    }
+
+    private func startAccepting(on listener: Socket) throws {
+        let asyncListener = try AsyncSocket(socket: listener, pool: pool)
+        let task = Task { [self] in
+            // The listener is closed here, after its last wait ended: closing a socket the poller
+            // still watches would leave that wait pending.
+            defer { try? asyncListener.close() }
+            while !Task.isCancelled {
+                do {
+                    let client = try await asyncListener.accept()
+                    adopt(client)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    // EMFILE and the like: back off instead of spinning.
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
+        }
+        let started = state.withLock { state -> Bool in
+            guard !state.stopped, state.acceptTask == nil else { return false }
+            state.acceptTask = task
+            return true
+        }
+        if !started { task.cancel() }
+    }
+
+    private func adopt(_ client: AsyncSocket) {
+        // The task is created under the lock so that it is registered before it can unregister itself.
+        state.withLock { current in
+            guard !current.stopped else {
+                try? client.close()
+                return
+            }
+            let id = current.nextConnection
+            current.nextConnection += 1
+            current.connections[id] = Task { [self] in
+                await serve(client)
+                state.withLock { _ = $0.connections.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    // MARK: - One connection
+
+    private func serve(_ client: AsyncSocket) async {
+        var connection = WireConnection(socket: client)
+        var reset = false
+        defer {
+            if reset { Self.setResetOnClose(client.socket) }
+            try? client.close()
+        }
+        while !Task.isCancelled {
+            let head: WireHead
+            let request: ParsedRequest
+            let body: [UInt8]
+            do {
+                guard let read = try await connection.readHead(limit: options.maxHeadBytes) else { return }
+                head = read
+                request = try ParsedRequest(head.startLine)
+                if head.value("Expect")?.lowercased() == "100-continue" {
+                    try await connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+                body = try await connection.readBody(of: head, isResponse: false, limit: options.maxBodyBytes)
+            } catch let error as WireError {
+                await reject(error, on: connection)
+                return
+            } catch {
+                return
+            }
+            let received = Request(
+                index: 0, method: request.method, target: request.target, headers: Self.headerDictionary(head),
+                body: Data(body))
+            let (index, fault) = state.withLock { state -> (Int, Fault) in
+                var numbered = received
+                numbered.index = state.nextIndex
+                state.nextIndex += 1
+                let fault = state.plan.fault(for: numbered)
+                state.exchanges.append(
+                    Exchange(request: numbered, fault: fault, upstreamAnswers: [], outcome: .inFlight))
+                return (numbered.index, fault)
+            }
+            let closesAfter =
+                !options.reusesConnections || request.version == "HTTP/1.0"
+                || head.connectionOptions.contains("close")
+            let outcome: Outcome
+            do {
+                outcome = try await apply(
+                    fault, index: index, request: request, head: head, body: body, closesAfter: closesAfter,
+                    connection: connection)
+            } catch is CancellationError {
+                record(index) { $0.outcome = .abandoned }
+                return
+            } catch {
+                record(index) { $0.outcome = .clientGone }
+                return
+            }
+            if outcome == .reset { reset = true }
+            record(index) { $0.outcome = outcome }
+            guard case .answered = outcome, !closesAfter else { return }
+        }
+    }
+
+    /// Carries out `fault` and returns what the client got. Throws when the client's socket fails
+    /// or the task is cancelled.
+    private func apply(
+        _ fault: Fault, index: Int, request: ParsedRequest, head: WireHead, body: [UInt8], closesAfter: Bool,
+        connection: WireConnection
+    ) async throws -> Outcome {
+        switch fault {
+        case .dropRequest:
+            return .closedWithoutAnswer
+        case .reset:
+            return .reset
+        case .respond(let status, let headers, let answerBody):
+            let fields = headers.sorted { $0.key < $1.key }.map { WireField(name: $0.key, value: $0.value) }
+            try await answer(
+                index: index, status: status, fields: fields, body: Array(answerBody), method: request.method,
+                closesAfter: closesAfter, on: connection)
+            return .answered(status: status)
+        case .passThrough, .delay, .delayAnswer, .dropResponse, .duplicate, .reorder:
+            break
+        }
+        if case .delay(let duration) = fault { try await Task.sleep(for: duration) }
+        var upstream: UpstreamAnswer
+        do {
+            upstream = try await forward(request, head: head, body: body, index: index)
+            if fault == .duplicate { upstream = try await forward(request, head: head, body: body, index: index) }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let reason = "\(error)"
+            try await answer(
+                index: index, status: 502, fields: [WireField(name: "Content-Type", value: "text/plain")],
+                body: Array("upstream failed: \(reason)".utf8), method: request.method, closesAfter: true,
+                on: connection)
+            return .upstreamFailed(reason)
+        }
+        switch fault {
+        case .dropResponse:
+            return .closedWithoutAnswer
+        case .delayAnswer(let duration):
+            try await Task.sleep(for: duration)
+        case .reorder:
+            let later = try await holdUntilLaterAnswer(than: index)
+            record(index) { $0.releasedAfter = later }
+        default:
+            break
+        }
+        var fields = endToEndFields(of: upstream.head)
+        if request.method == "HEAD", let length = upstream.head.value("Content-Length") {
+            fields.append(WireField(name: "Content-Length", value: length))
+        }
+        try await answer(
+            index: index, status: upstream.status, fields: fields, body: upstream.body, method: request.method,
+            closesAfter: closesAfter, on: connection)
+        return .answered(status: upstream.status)
+    }
+
+    /// Waits until an answer to a later request has gone out, or until the hold runs out.
+    private func holdUntilLaterAnswer(than index: Int) async throws -> Int? {
+        let deadline = ContinuousClock.now + options.reorderHold
+        while ContinuousClock.now < deadline {
+            if let later = state.withLock({ $0.answered.first { $0 > index } }) { return later }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    private func answer(
+        index: Int, status: Int, fields: [WireField], body: [UInt8], method: String, closesAfter: Bool,
+        on connection: WireConnection
+    ) async throws {
+        var fields = fields
+        fields.append(WireField(name: "Connection", value: closesAfter ? "close" : "keep-alive"))
+        let bodiless = (100..<200).contains(status) || status == 204 || status == 304
+        let message = wireMessage(
+            startLine: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))", fields: fields,
+            body: method == "HEAD" || bodiless ? [] : body, withLength: method != "HEAD" && !bodiless)
+        // Recorded before the write, so a client that has its answer always finds it in the record;
+        // a failed write turns it into `.clientGone`.
+        state.withLock { state in
+            state.answered.append(index)
+            if state.exchanges.indices.contains(index) { state.exchanges[index].outcome = .answered(status: status) }
+        }
+        try await connection.write(message)
+    }
+
+    private struct UpstreamAnswer {
+        var status: Int
+        var head: WireHead
+        var body: [UInt8]
+    }
+
+    /// Sends one copy of the request to the upstream on a connection of its own and reads the whole answer.
+    private func forward(
+        _ request: ParsedRequest, head: WireHead, body: [UInt8], index: Int
+    ) async throws
+        -> UpstreamAnswer
+    {
+        let upstreamPort = self.upstreamPort
+        let socket = try AsyncSocket(socket: Socket(domain: Int32(AF_INET), type: .stream), pool: pool)
+        defer { try? socket.close() }
+        try await socket.connect(to: sockaddr_in.inet(ip4: upstreamHost, port: upstreamPort))
+        var fields = [WireField(name: "Host", value: "\(upstreamHost):\(upstreamPort)")]
+        fields += endToEndFields(of: head).filter { $0.name.lowercased() != "host" }
+        fields.append(WireField(name: "Connection", value: "close"))
+        let framed = !body.isEmpty || head.value("Content-Length") != nil || head.value("Transfer-Encoding") != nil
+        var upstream = WireConnection(socket: socket)
+        try await upstream.write(
+            wireMessage(
+                startLine: "\(request.method) \(request.target) HTTP/1.1", fields: fields, body: body,
+                withLength: framed))
+        while true {
+            guard let answerHead = try await upstream.readHead(limit: options.maxHeadBytes) else {
+                throw WireError.truncated
+            }
+            let status = try Self.status(of: answerHead.startLine)
+            // Interim answers (100 Continue, 103 Early Hints) are not passed on.
+            if (100..<200).contains(status) && status != 101 { continue }
+            let bodiless = request.method == "HEAD" || status == 204 || status == 304
+            let answerBody =
+                bodiless
+                ? [] : try await upstream.readBody(of: answerHead, isResponse: true, limit: options.maxBodyBytes)
+            let answer = Answer(status: status, headers: Self.headerDictionary(answerHead), body: Data(answerBody))
+            record(index) { $0.upstreamAnswers.append(answer) }
+            return UpstreamAnswer(status: status, head: answerHead, body: answerBody)
+        }
+    }
+
+    private func reject(_ error: WireError, on connection: WireConnection) async {
+        let (status, reason): (Int, String)
+        switch error {
+        case .headTooLarge(let limit): (status, reason) = (431, "head larger than \(limit) bytes")
+        case .bodyTooLarge(let limit): (status, reason) = (413, "body larger than \(limit) bytes")
+        case .unsupportedTransferEncoding(let coding): (status, reason) = (501, "transfer coding \(coding)")
+        case .malformed(let what): (status, reason) = (400, what)
+        case .truncated: (status, reason) = (400, "the connection closed in the middle of a request")
+        }
+        state.withLock { $0.rejections.append(Rejection(status: status, reason: reason)) }
+        guard error != .truncated else { return }
+        let message = wireMessage(
+            startLine: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))",
+            fields: [
+                WireField(name: "Content-Type", value: "text/plain"), WireField(name: "Connection", value: "close"),
+            ], body: Array(reason.utf8))
+        try? await connection.write(message)
+        await Self.lingeringClose(connection.socket)
+    }
+
+    /// Closes the sending side and discards what the client is still sending, for at most 2 s and
+    /// 4 MiB, before the socket is closed: closing with unread input makes the kernel reset the
+    /// connection, and the reset would destroy the answer before the client read it.
+    private static func lingeringClose(_ socket: AsyncSocket) async {
+        _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var discarded = 0
+                while discarded < 4 << 20, let bytes = try? await socket.read(atMost: 64 * 1024) {
+                    discarded += bytes.count
+                }
+            }
+            group.addTask { try? await Task.sleep(for: .seconds(2)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func record(_ index: Int, _ change: (inout Exchange) -> Void) {
+        state.withLock { state in
+            guard state.exchanges.indices.contains(index) else { return }
+            change(&state.exchanges[index])
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func headerDictionary(_ head: WireHead) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in head.fields {
+            let name = field.name.lowercased()
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        return headers
+    }
+
+    private static func status(of statusLine: String) throws -> Int {
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]),
+            (100...599).contains(status)
+        else { throw WireError.malformed("an upstream status line that is not HTTP/1.x") }
+        return status
+    }
+
+    private static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    /// `SO_LINGER` with a zero timeout: `close` then sends RST instead of FIN.
+    private static func setResetOnClose(_ socket: Socket) {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(
+            socket.file.rawValue, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+    }
+}
+
+/// A request line: `METHOD SP origin-form-target SP HTTP/1.x`.
+private struct ParsedRequest {
+    var method: String
+    var target: String
+    var version: String
+
+    init(_ line: String) throws {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw WireError.malformed("a request line that is not method, target, version") }
+        guard !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) else {
+            throw WireError.malformed("a method that is not a token")
+        }
+        guard parts[1].hasPrefix("/") else { throw WireError.malformed("a target that is not an absolute path") }
+        guard parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
+            throw WireError.malformed("a version other than HTTP/1.1 or HTTP/1.0")
+        }
+        method = String(parts[0])
+        target = String(parts[1])
+        version = String(parts[2])
+    }
+}
+
+/// Runs `body` with a fresh ``FaultProxy`` in front of `upstreamHost:upstreamPort`, stopping the
+/// proxy afterwards whether `body` returns or throws. A proxy that is never stopped keeps its
+/// socket and tasks until the process ends.
+public func withFaultProxy<T>(
+    upstreamHost: String = "127.0.0.1", upstreamPort: UInt16, plan: FaultPlan = .passThrough,
+    options: FaultProxy.Options = FaultProxy.Options(), _ body: (FaultProxy) async throws -> T
+) async throws -> T {
+    let proxy = try await FaultProxy.start(
+        upstreamHost: upstreamHost, upstreamPort: upstreamPort, plan: plan, options: options)
+    do {
+        let result = try await body(proxy)
+        await proxy.stop()
+        return result
+    } catch {
+        await proxy.stop()
+        throw error
+    }
+}

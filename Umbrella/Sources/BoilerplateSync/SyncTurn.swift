@@ -1,0 +1,17 @@
+import Foundation
+
+/// Runs sync rounds one at a time, in the order they asked.
+actor SyncTurn {
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        while busy { await withCheckedContinuation { waiters.append($0) } }
+        busy = true
+        defer {
+            busy = false
+            if !waiters.isEmpty { waiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}
