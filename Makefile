@@ -65,7 +65,7 @@ build: ## Build every target and test of the root package with warnings as error
 # code, killing probes): in one run with the rest they would hold the few threads Swift Testing
 # has (one per core) and starve the loopback servers and timing-sensitive tests of the others,
 # so they run on their own, after the rest.
-PROCESS_SUITES := EndToEndTests|CompileTests|PluginTests|NameMappingFuzzTests|CrossProcessTests|AppCoreCrashTests
+PROCESS_SUITES := EndToEndTests|CompileTests|PluginTests|NameMappingFuzzTests|CrossProcessTests|AppCoreCrashTests|SyncClientKillTests
 
 test-root: test-unit test-process ## Run the root package's tests (every package, the umbrella, the CLI), then the process-driving suites
 
