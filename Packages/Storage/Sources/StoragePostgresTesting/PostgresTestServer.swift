@@ -192,16 +192,21 @@ public final class PostgresTestServer: Sendable {
         try server.run()
         try? logHandle.close()
         // Ready when it accepts connections; pg_isready exits at once and leaves no descendants.
+        // Both ask through the unix socket in this server's own folder, never the TCP port: while
+        // this server is still starting, or after it failed to bind the port, another test's
+        // server may be listening there, and a probe of the port would take that one for this one
+        // (createdb then failed with "database already exists"). A server that cannot bind its
+        // TCP address exits, so once the socket answers, the port is this server's too.
         var ready = false
         for _ in 0..<600 where !ready && server.isRunning {
             let probe = try await Self.run(
-                binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-q"],
+                binaries.appendingPathComponent("pg_isready").path, ["-h", folder.path, "-p", "\(port)", "-q"],
                 check: false)
             ready = probe == 0
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         guard ready else { throw PostgresTestServerError.failed(step: "postgres", output: log(last: 4_000)) }
-        try await runAsOwner("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, Self.database])
+        try await runAsOwner("createdb", ["-h", folder.path, "-p", "\(port)", "-U", Self.user, Self.database])
     }
 
     /// Stops the server at once (immediate shutdown: nothing it holds is worth keeping), waits
