@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import Networking
 import NetworkingAsyncHTTPClient
@@ -121,18 +120,7 @@ enum NetworkingBenchmarks {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
-        var logger = Logger(label: "bench-server")
-        logger.logLevel = .error
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            }, logger: logger)
-        Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw URLError(.cannotConnectToHost) }
+        let port = try await LoopbackServer.start(router, label: "bench-server")
         return Server(port: port, served: counter)
     }
 }

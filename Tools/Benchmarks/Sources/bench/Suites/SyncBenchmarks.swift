@@ -1,7 +1,6 @@
 import BoilerplateSync
 import Foundation
 import Hummingbird
-import Logging
 import Networking
 import Storage
 import StorageSQLite
@@ -76,7 +75,7 @@ enum SyncBenchmarks {
             try await pushed.write { batch in for index in 0..<pushCount { batch.insert(note(index)) } }
             try await SyncRoutes(store: pushed, path: table).add(to: group)
         }
-        let port = try await serve(router)
+        let port = try await LoopbackServer.start(router, label: "sync-bench-server")
         let base = URL(string: "http://127.0.0.1:\(port)/")!
         let client = Networking.HTTPClient(baseURL: base)
         let configuration = SyncEngineConfiguration<Note>(pageSize: pageSize)
@@ -180,23 +179,6 @@ enum SyncBenchmarks {
             cursor = page.next
             if !page.hasMore { return }
         }
-    }
-
-    /// Starts `router` on a free port of 127.0.0.1 for the life of the process.
-    static func serve(_ router: Hummingbird.Router<BasicRequestContext>) async throws -> Int {
-        var logger = Logger(label: "sync-bench-server")
-        logger.logLevel = .error
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            }, logger: logger)
-        Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw URLError(.cannotConnectToHost) }
-        return port
     }
 
     enum BenchError: Error { case wrongCount }
