@@ -175,7 +175,7 @@ extension SyncEngine {
                     changes += decided
                     found.append(report)
                 } else if let record = entry.record {
-                    changes.append(.save(record))
+                    if let copy = try tables.localCopy(of: record, id: entry.id, in: db) { changes.append(.save(copy)) }
                     try tables.setServerRevision(of: entry.id, to: entry.revision, in: db)
                 } else {
                     if try tables.exists(entry.id, in: db) { changes.append(.delete(recordID)) }

@@ -142,8 +142,10 @@ extension SyncEngine {
             try tables.remove(seq: entry.seq, in: db)
             try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
             pending.value = try tables.pendingCount(in: db)
-            guard let record = answer.record, try !tables.hasPending(id: entry.id, in: db) else { return [] }
-            return [.save(record)]
+            guard let record = answer.record, try !tables.hasPending(id: entry.id, in: db),
+                let copy = try tables.localCopy(of: record, id: entry.id, in: db)
+            else { return [] }
+            return [.save(copy)]
         }
         update { $0.pendingCount = pending.value }
     }

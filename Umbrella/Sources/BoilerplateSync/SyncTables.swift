@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Storage
 
 /// The sync bookkeeping beside a record table, in the same SQLite database so that it commits
 /// with the records:
@@ -157,6 +158,24 @@ struct SyncTables: Sendable {
 
     func body(of id: String, in db: Database) throws -> Data? {
         try Data.fetchOne(db.cachedStatement(sql: "SELECT body FROM \(records) WHERE id = ?"), arguments: [id])
+    }
+
+    /// `record`, the server's copy at the server's revision, as sync stores it locally: at a
+    /// revision past the local copy's when the content differs, so that one local revision never
+    /// stands for two contents (a copy an editor read before is then refused as stale instead of
+    /// overwriting what sync stored). Nil when the local copy already holds this content: nothing
+    /// to store. The server's revision itself is kept in the shadow table, where bases come from.
+    func localCopy<Record: RevisionedRecord & Codable>(of record: Record, id: String, in db: Database) throws -> Record?
+    {
+        guard let stored = try body(of: id, in: db) else { return record }
+        let name = "\(db.description) (table \(table))"
+        let local = try RecordCoding.decode(Record.self, from: stored, in: name)
+        var same = record
+        same.revision = local.revision
+        if try RecordCoding.encode(same, in: name) == RecordCoding.encode(local, in: name) { return nil }
+        var revised = record
+        revised.revision = max(record.revision, local.revision + 1)
+        return revised
     }
 
     func exists(_ id: String, in db: Database) throws -> Bool {
