@@ -145,6 +145,15 @@ struct ServerTemplateTests {
         let (after, _) = try await HTTP.send("GET", base.appendingPathComponent("notes/\(syncedID)"))
         let afterNote = try #require(try JSONSerialization.jsonObject(with: after) as? [String: Any])
         #expect(afterNote["text"] as? String == "Synced, edited" && afterNote["revision"] as? Int == 1)
+        // A sync write passes the commands' field checks: a blank text is refused, naming the field.
+        var blank = edit
+        blank["text"] = "  "
+        let (refusedBody, refusedResponse) = try await HTTP.send(
+            "PUT", base.appendingPathComponent("sync/notes/\(syncedID)"),
+            String(decoding: try JSONSerialization.data(withJSONObject: blank), as: UTF8.self),
+            headers: ["Sync-Client-ID": "device-a", "Idempotency-Key": "edit-2", "Sync-Base-Revision": "1"])
+        #expect(refusedResponse.statusCode == 422, "\(String(decoding: refusedBody, as: UTF8.self))")
+        #expect(String(decoding: refusedBody, as: UTF8.self).contains(#""field":"text""#))
         let (_, tagFeed) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/sync/tags/changes")!)
         #expect(tagFeed.statusCode == 200)
 
@@ -167,6 +176,10 @@ struct ServerTemplateTests {
         #expect(try await second.terminate(within: .seconds(30)) == 0, "\(second.output)")
         let status = try await server.terminate(within: .seconds(30))
         #expect(status == 0, "\(server.output)")
+        // The sync edit announced NoteUpdated like a command: the activity log logged it.
+        #expect(
+            server.output.split(separator: "\n").contains { $0.contains("Note updated") && $0.contains(syncedID) },
+            "the activity log did not see the sync write: \(server.output)")
         #expect(
             !server.output.contains("Request failed"), "a client's mistake was logged as a failure: \(server.output)")
 

@@ -72,10 +72,15 @@ struct SyncDatabaseFixture: Sendable {
     }
 }
 
-/// Serves `routes` on 127.0.0.1 at an ephemeral port while `body` runs, then shuts down gracefully.
-func serving(_ routes: SyncRoutes<SyncNote>, _ body: @Sendable (SyncHTTP) async throws -> Void) async throws {
+/// Serves `routes` (behind `authorize`, when given) on 127.0.0.1 at an ephemeral port while
+/// `body` runs, then shuts down gracefully.
+func serving(
+    _ routes: SyncRoutes<SyncNote>,
+    authorize: (@Sendable (Request, BasicRequestContext, SyncAccess) async throws -> Void)? = nil,
+    _ body: @Sendable (SyncHTTP) async throws -> Void
+) async throws {
     let router = Router()
-    routes.add(to: router)
+    routes.add(to: router, authorize: authorize)
     var logger = Logger(label: "SyncServerTests")
     logger.logLevel = .critical
     let (ports, port) = AsyncStream<Int>.makeStream()

@@ -23,7 +23,8 @@ struct AddResourceTests {
 
     static let serverFiles = [
         "Sources/NotesCore/Commands/TagCommands.swift", "Sources/NotesCore/Generated/_Resources.swift",
-        "Sources/NotesCore/HTTP/TagRoutes.swift", "Sources/NotesCore/Model/Tag.swift",
+        "Sources/NotesCore/HTTP/TagRoutes.swift", "Sources/NotesCore/HTTP/TagSyncRoutes.swift",
+        "Sources/NotesCore/Model/Tag.swift",
         "Sources/NotesCore/Model/TagEvents.swift", "Sources/NotesCore/TagDomain.swift",
         "Tests/NotesCoreTests/TagCommandTests.swift", "Tests/NotesCoreTests/TagRoutesTests.swift",
         "Tests/NotesCoreTests/TagSyncTests.swift",
@@ -53,7 +54,7 @@ struct AddResourceTests {
         #expect(wiring.contains("public let tags: TagDomain"))
         #expect(wiring.contains(#"database.store(of: Tag.self, table: "tags")"#))
         #expect(wiring.contains("TagRoutes.add(to: router, domain: tags)"))
-        #expect(wiring.contains(#"sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
+        #expect(wiring.contains("sync.serve(try await tags.syncRoutes())"))
         let record = try ProjectRecord.read(in: folder)
         #expect(record.resources?.map(\.name) == ["Tag"])
         for path in Self.serverFiles { #expect(record.files[path] == ProjectRecord.hash(try read(folder, path))) }
@@ -95,7 +96,7 @@ struct AddResourceTests {
         )
         #expect(step.contains("TagRoutes.add(to: router, domain: tags)"))
         #expect(
-            step.contains(#"in addSync(to:):     sync.serve(try await SyncRoutes(store: tags.records, path: "tags"))"#))
+            step.contains("in addSync(to:):     sync.serve(try await tags.syncRoutes())"))
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/NotesCore/HTTP/TagRoutes.swift").path))

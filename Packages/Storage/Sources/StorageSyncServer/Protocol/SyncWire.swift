@@ -52,13 +52,15 @@ struct WireProblem<Record: Encodable>: Encodable {
     var reason: String
     /// On 410: the client must drop its cursor and read the feed from the start.
     var refetch: Bool?
+    /// On `422 recordRefused`: the record's field the server's rules refused, when one is named.
+    var field: String?
     /// On a write conflict: the record as the server has it now; nil (written `null`) when it
     /// does not exist.
     var current: WireEntry<Record>?
     var hasCurrent = false
 
     enum CodingKeys: String, CodingKey {
-        case type, title, status, detail, reason, refetch, current
+        case type, title, status, detail, reason, refetch, field, current
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -69,6 +71,7 @@ struct WireProblem<Record: Encodable>: Encodable {
         try container.encode(detail, forKey: .detail)
         try container.encode(reason, forKey: .reason)
         try container.encodeIfPresent(refetch, forKey: .refetch)
+        try container.encodeIfPresent(field, forKey: .field)
         if hasCurrent {
             if let current {
                 try container.encode(current, forKey: .current)
@@ -85,6 +88,8 @@ struct WireProblem<Record: Encodable>: Encodable {
     static func title(_ status: Int) -> String {
         switch status {
         case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 409: "Conflict"
         case 410: "Gone"
         case 413: "Content Too Large"

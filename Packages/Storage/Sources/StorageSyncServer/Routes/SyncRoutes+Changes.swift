@@ -73,18 +73,33 @@ extension SyncRoutes {
 
     /// A problem answer; `current` (when `hasCurrent`) is the server's record in a conflict.
     static func problemAnswer(
-        status: Int, reason: String, detail: String, refetch: Bool? = nil, current: WireEntry<Record>? = nil,
-        hasCurrent: Bool = false
+        status: Int, reason: String, detail: String, refetch: Bool? = nil, field: String? = nil,
+        current: WireEntry<Record>? = nil, hasCurrent: Bool = false
     ) throws -> SyncAnswer {
         let problem = WireProblem(
             type: WireProblem<Record>.type(reason), title: WireProblem<Record>.title(status), status: status,
-            detail: detail, reason: reason, refetch: refetch, current: current, hasCurrent: hasCurrent)
+            detail: detail, reason: reason, refetch: refetch, field: field, current: current, hasCurrent: hasCurrent)
         return SyncAnswer(status: status, contentType: SyncAnswer.problemJSON, body: try RecordJSON.data(problem))
     }
 
     static func problem(status: Int, reason: String, detail: String, refetch: Bool? = nil) -> Response {
+        SyncProblems.problem(status: status, reason: reason, detail: detail, refetch: refetch)
+    }
+
+    /// 500 with a detail that hides the cause (the log has it).
+    static func serverError() -> Response { SyncProblems.serverError() }
+}
+
+/// Problem answers that hold no record.
+enum SyncProblems {
+    /// A problem answer with the protocol's members.
+    static func problem(status: Int, reason: String, detail: String, refetch: Bool? = nil) -> Response {
         do {
-            return try problemAnswer(status: status, reason: reason, detail: detail, refetch: refetch).response
+            let problem = WireProblem<Never>(
+                type: WireProblem<Never>.type(reason), title: WireProblem<Never>.title(status), status: status,
+                detail: detail, reason: reason, refetch: refetch)
+            return SyncAnswer(status: status, contentType: SyncAnswer.problemJSON, body: try RecordJSON.data(problem))
+                .response
         } catch {
             return serverError()
         }

@@ -8,6 +8,15 @@ extension SyncRoutes {
         case create = "POST"
         case update = "PUT"
         case delete = "DELETE"
+
+        /// The write as the hooks name it.
+        var operation: SyncWrite<Record>.Operation {
+            switch self {
+            case .create: .create
+            case .update: .update
+            case .delete: .delete
+            }
+        }
     }
 
     /// One write, checked and ready to apply: the changes, the revisions they need, the answer
@@ -17,6 +26,8 @@ extension SyncRoutes {
         var requiring: [String: Int]
         var answer: SyncAnswer
         var id: Record.ID
+        /// The record as the write stores it (nil for a delete).
+        var stored: Record?
     }
 
     /// `POST /<path>`, `PUT /<path>/{id}`, `DELETE /<path>/{id}`.
@@ -58,6 +69,26 @@ extension SyncRoutes {
             let plan = try plan(kind, id: pathID, base: base, record: record)
             let receipt = WriteReceipt(
                 client: client, key: key, fingerprint: fingerprint, response: try plan.answer.stored())
+            var write: SyncWrite<Record>?
+            if validate != nil || didApply != nil {
+                // The hooks see the record the write replaces: read it now, and answer a write
+                // that would conflict with the 409 it gets anyway, without asking the validator
+                // about a change made on a revision that is gone.
+                let previous = try await store.fetch(id: plan.id)
+                if let reason = Self.conflict(kind, base: base, previous: previous) {
+                    return try await decide(plan.id, answer: conflictAnswer(plan.id, reason: reason), receipt)
+                }
+                let checked = SyncWrite(
+                    operation: kind.operation, id: plan.id, record: plan.stored, previous: previous, clientID: client)
+                do {
+                    try await validate?(checked)
+                } catch let refusal as SyncWriteRefused {
+                    let answer = try Self.problemAnswer(
+                        status: 422, reason: "recordRefused", detail: refusal.message, field: refusal.field)
+                    return try await decide(plan.id, answer: answer, receipt)
+                }
+                write = checked
+            }
             do {
                 try await backend.apply(plan.changes, requiring: plan.requiring, receipt: receipt)
             } catch is WriteReceiptTaken {
@@ -67,6 +98,15 @@ extension SyncRoutes {
                 return try await refuse(plan, reason: reason, receipt)
             }
             await afterCommit?()
+            if let write, let didApply {
+                do {
+                    try await didApply(write)
+                } catch {
+                    // The write has committed and its receipt says so: the answer stands.
+                    context.logger.error(
+                        "Sync didApply failed", metadata: ["path": .string(path), "error": .string("\(error)")])
+                }
+            }
             return plan.answer.response
         } catch let error as SyncRequestError {
             return Self.problem(error)
@@ -91,7 +131,8 @@ extension SyncRoutes {
                 status: 201, contentType: SyncAnswer.json, location: "/\(path)/\(Self.pathSegment(id))",
                 body: try RecordJSON.data(
                     WireEntry(protocol: SyncProtocol.version, id: id, op: .saved, revision: 0, record: record)))
-            return PlannedWrite(changes: [.insert(record)], requiring: [:], answer: answer, id: record.id)
+            return PlannedWrite(
+                changes: [.insert(record)], requiring: [:], answer: answer, id: record.id, stored: record)
         case .update:
             let text = pathText ?? ""
             guard var record else { throw SyncRequestError.invalidRecord(reason: "it is empty") }
@@ -109,7 +150,8 @@ extension SyncRoutes {
                 body: try RecordJSON.data(
                     WireEntry(
                         protocol: SyncProtocol.version, id: text, op: .saved, revision: revision + 1, record: stored)))
-            return PlannedWrite(changes: [.update(record)], requiring: [:], answer: answer, id: record.id)
+            return PlannedWrite(
+                changes: [.update(record)], requiring: [:], answer: answer, id: record.id, stored: stored)
         case .delete:
             let text = pathText ?? ""
             guard let id = Self.recordID(from: text) else { throw SyncRequestError.invalidRecordID(text) }
@@ -119,18 +161,20 @@ extension SyncRoutes {
                 body: try RecordJSON.data(
                     WireEntry<Record>(
                         protocol: SyncProtocol.version, id: text, op: .deleted, revision: revision, record: nil)))
-            return PlannedWrite(changes: [.delete(id)], requiring: [text: revision], answer: answer, id: id)
+            return PlannedWrite(
+                changes: [.delete(id)], requiring: [text: revision], answer: answer, id: id, stored: nil)
         }
     }
 
     /// Answers a write the records refused (a stale revision, a missing or existing record) with
     /// 409 and the server's record, and keeps that answer as the key's receipt.
-    private func refuse(
-        _ plan: PlannedWrite, reason: String, _ receipt: WriteReceipt
-    ) async throws
-        -> Response
-    {
-        let current = try await store.fetch(id: plan.id).map { record in
+    private func refuse(_ plan: PlannedWrite, reason: String, _ receipt: WriteReceipt) async throws -> Response {
+        try await decide(plan.id, answer: conflictAnswer(plan.id, reason: reason), receipt)
+    }
+
+    /// The 409 answer of a conflict: `reason` and the server's record now.
+    private func conflictAnswer(_ id: Record.ID, reason: String) async throws -> SyncAnswer {
+        let current = try await store.fetch(id: id).map { record in
             WireEntry<Record>(
                 id: RecordID.string(for: record.id), op: .saved, revision: record.revision, record: record)
         }
@@ -139,13 +183,17 @@ extension SyncRoutes {
             "recordMissing": "The record does not exist (it was deleted, or never created).",
             "alreadyExists": "A record with this id exists; the body holds it.",
         ]
-        let answer = try Self.problemAnswer(
-            status: 409, reason: reason, detail: messages[reason] ?? reason, current: current,
-            hasCurrent: true)
-        var conflict = receipt
-        conflict.response = try answer.stored()
+        return try Self.problemAnswer(
+            status: 409, reason: reason, detail: messages[reason] ?? reason, current: current, hasCurrent: true)
+    }
+
+    /// Keeps `answer` — a write decided without a change: a conflict, or refused by the app's
+    /// rules — as the key's receipt, in a transaction of its own, and sends it.
+    private func decide(_ id: Record.ID, answer: SyncAnswer, _ receipt: WriteReceipt) async throws -> Response {
+        var decided = receipt
+        decided.response = try answer.stored()
         do {
-            try await backend.apply([], requiring: [:], receipt: conflict)
+            try await backend.apply([], requiring: [:], receipt: decided)
         } catch is WriteReceiptTaken {
             return try await replay(client: receipt.client, key: receipt.key, fingerprint: receipt.fingerprint)
         }
@@ -169,6 +217,17 @@ extension SyncRoutes {
         var response = try SyncAnswer(stored: stored.response).response
         response.headers[SyncHeader.replayed] = "true"
         return response
+    }
+
+    /// The `reason` of the conflict a write meets on `previous` (the record as read before it),
+    /// or nil when it is made on the current state.
+    static func conflict(_ kind: WriteKind, base: Int?, previous: Record?) -> String? {
+        switch kind {
+        case .create: return previous == nil ? nil : "alreadyExists"
+        case .update, .delete:
+            guard let previous else { return "recordMissing" }
+            return previous.revision == base ? nil : "staleRevision"
+        }
     }
 
     /// The `reason` of a refused write, or nil for an error that is not a conflict.

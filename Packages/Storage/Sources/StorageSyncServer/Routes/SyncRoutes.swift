@@ -28,23 +28,59 @@ where Record.ID: Codable & Sendable {
     let backend: any ReceiptRecordBackend<Record>
     /// Called after a write committed, before its answer is sent: tests stop the server there.
     let afterCommit: (@Sendable () async -> Void)?
+    /// The app's checks of a write, run before it commits.
+    let validate: (@Sendable (SyncWrite<Record>) async throws -> Void)?
+    /// The app's observer of committed writes.
+    let didApply: (@Sendable (SyncWrite<Record>) async throws -> Void)?
 
     /// Routes serving `store` under `/<path>`.
+    ///
+    /// The hooks let the app's own rules and events cover sync writes, as they cover writes made
+    /// through its commands (<doc:StorageSyncServer>, "Domain rules and events"):
+    ///
+    /// ```swift
+    /// let sync = try await SyncRoutes(
+    ///     store: notes, path: "notes",
+    ///     validate: { write in
+    ///         if let note = write.record, note.title.allSatisfy(\.isWhitespace) {
+    ///             throw SyncWriteRefused("The title must not be blank.", field: "title")
+    ///         }
+    ///     },
+    ///     didApply: { write in bus.trigger(NoteSynced(id: write.id, operation: write.operation)) })
+    /// ```
     ///
     /// - Parameters:
     ///   - store: Records in a `SQLiteRecordBackend` or `PostgresRecordBackend` opened with
     ///     `changeFeed: true`.
     ///   - path: One path segment: letters, digits, `-` and `_`.
     ///   - configuration: Limits and retention.
+    ///   - validate: Checks a write before it commits. It runs once per decided write, after the
+    ///     routes read the record and found the write on its current revision (a write that
+    ///     conflicts is answered 409 without it), and never for a replay. Throwing
+    ///     ``SyncWriteRefused`` refuses the write: `422 recordRefused`, kept as its receipt.
+    ///     Any other error is answered 500 and leaves no receipt, so a retry is decided again.
+    ///   - didApply: Called once after each write commits, before its answer is sent; never for
+    ///     a refused, conflicting or replayed write. An error it throws is logged and does not
+    ///     change the answer (the write has committed). A server that crashes between the
+    ///     commit and this call does not call it for that write: events published here are at
+    ///     most once; the change feed is the at-least-once record of every change.
     /// - Throws: ``SyncSetupError`` for a bad path, a backend that cannot keep receipts, or a
     ///   table without a change feed; the backend's error when its receipts table cannot be made.
-    public init(store: RecordStore<Record>, path: String, configuration: SyncConfiguration = .init()) async throws {
-        try await self.init(store: store, path: path, configuration: configuration, afterCommit: nil)
+    public init(
+        store: RecordStore<Record>, path: String, configuration: SyncConfiguration = .init(),
+        validate: (@Sendable (SyncWrite<Record>) async throws -> Void)? = nil,
+        didApply: (@Sendable (SyncWrite<Record>) async throws -> Void)? = nil
+    ) async throws {
+        try await self.init(
+            store: store, path: path, configuration: configuration, validate: validate, didApply: didApply,
+            afterCommit: nil)
     }
 
-    /// Routes that call `afterCommit` between a write's commit and its answer.
+    /// Routes that call `afterCommit` between a write's commit and its answer (before `didApply`).
     package init(
         store: RecordStore<Record>, path: String, configuration: SyncConfiguration,
+        validate: (@Sendable (SyncWrite<Record>) async throws -> Void)? = nil,
+        didApply: (@Sendable (SyncWrite<Record>) async throws -> Void)? = nil,
         afterCommit: (@Sendable () async -> Void)?
     ) async throws {
         guard !path.isEmpty, path.utf8.count <= 64,
@@ -64,6 +100,8 @@ where Record.ID: Codable & Sendable {
         self.configuration = configuration
         self.backend = backend
         self.afterCommit = afterCommit
+        self.validate = validate
+        self.didApply = didApply
     }
 
     /// Adds the routes to `router` (or a group of it):
@@ -74,15 +112,37 @@ where Record.ID: Codable & Sendable {
     /// | `POST /<path>`               | creates the record in the body (its id chosen by the client) |
     /// | `PUT /<path>/{id}`           | replaces the record, made on `Sync-Base-Revision`       |
     /// | `DELETE /<path>/{id}`        | deletes the record, made on `Sync-Base-Revision`        |
-    public func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
+    ///
+    /// - Parameters:
+    ///   - router: The router, or a group of it (a group's middleware runs first).
+    ///   - authorize: Decides whether a request may be served, before any of its headers or body
+    ///     is read (<doc:SyncProtocolV1>, "Authorization"). Throw
+    ///     ``SyncAccessError/unauthenticated(challenge:)`` for `401` (with `WWW-Authenticate`) or
+    ///     ``SyncAccessError/forbidden(reason:)`` for `403`; any other error is answered 500 and
+    ///     the request is not served. Nil serves every request.
+    public func add<Context: RequestContext>(
+        to router: some RouterMethods<Context>,
+        authorize: (@Sendable (Request, Context, SyncAccess) async throws -> Void)? = nil
+    ) {
         let group = router.group(RouterPath(path))
-        group.get("changes") { request, _ in await self.changes(request) }
-        group.post { request, context in await self.write(.create, request, id: nil, context: context) }
+        let gate = SyncGate(path: path, authorize: authorize)
+        group.get("changes") { request, context in
+            if let refused = await gate.refusal(request, context, .read, id: nil) { return refused }
+            return await self.changes(request)
+        }
+        group.post { request, context in
+            if let refused = await gate.refusal(request, context, .create, id: nil) { return refused }
+            return await self.write(.create, request, id: nil, context: context)
+        }
         group.put(":id") { request, context in
-            await self.write(.update, request, id: context.parameters.get("id"), context: context)
+            let id = context.parameters.get("id")
+            if let refused = await gate.refusal(request, context, .update, id: id) { return refused }
+            return await self.write(.update, request, id: id, context: context)
         }
         group.delete(":id") { request, context in
-            await self.write(.delete, request, id: context.parameters.get("id"), context: context)
+            let id = context.parameters.get("id")
+            if let refused = await gate.refusal(request, context, .delete, id: id) { return refused }
+            return await self.write(.delete, request, id: id, context: context)
         }
     }
 

@@ -332,6 +332,7 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
         "HTTPClient",
         // The sync routes' types (`Sync` would make `SyncRoutes`) and the sync tests' own.
         "Sync", "SyncHeader", "RevisionedRecord", "RecordStoreError", "FeedEntry", "FeedPage", "SyncConflict",
+        "SyncWrite", "SyncWriteRefused", "SyncAccess", "SyncAccessError", "SyncRefusal",
     ]
 
     /// Swift's keywords, which cannot name a property without backticks.

@@ -76,6 +76,7 @@ enum ResourceTemplates {
             ("Sources/\(n.core)/Commands/\(n.type)Commands.swift", "Sources/Core/Commands/ResourceCommands.swift"),
             ("Sources/\(n.core)/\(n.type)Domain.swift", "Sources/Core/ResourceDomain.swift"),
             ("Sources/\(n.core)/HTTP/\(n.type)Routes.swift", "Sources/Core/HTTP/ResourceRoutes.swift"),
+            ("Sources/\(n.core)/HTTP/\(n.type)SyncRoutes.swift", "Sources/Core/HTTP/ResourceSync.swift"),
             ("Tests/\(n.core)Tests/\(n.type)RoutesTests.swift", "Tests/CoreTests/ResourceRoutesTests.swift"),
             ("Tests/\(n.core)Tests/\(n.type)CommandTests.swift", "Tests/CoreTests/ResourceCommandTests.swift"),
             ("Tests/\(n.core)Tests/\(n.type)SyncTests.swift", "Tests/CoreTests/ResourceSyncTests.swift"),
@@ -167,7 +168,7 @@ enum ResourceTemplates {
     static func routeLine(_ n: Names) -> String { "\(n.type)Routes.add(to: router, domain: \(n.many))" }
 
     static func syncLine(_ n: Names) -> String {
-        "sync.serve(try await SyncRoutes(store: \(n.many).records, path: \(SwiftSource.literal(n.path))))"
+        "sync.serve(try await \(n.many).syncRoutes())"
     }
 
     /// What to add by hand to an edited wiring file.
