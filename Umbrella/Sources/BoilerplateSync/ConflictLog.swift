@@ -73,6 +73,10 @@ enum ConflictLog {
             }
             try tables.enqueue(id: id, op: .save, body: try RecordCoding.encode(merged, in: name), in: db)
         }
+        if let record = server.record, try tables.hasPending(id: id, in: db) {
+            // The decision queued a change: keep the server's copy, in case that change is refused.
+            try tables.setServerBody(of: id, to: try RecordCoding.encode(record, in: name), in: db)
+        }
         let merged: Data? =
             if case .merged(let record) = decision { try RecordCoding.encode(record, in: name) } else { nil }
         try db.cachedStatement(

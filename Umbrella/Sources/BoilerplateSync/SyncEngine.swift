@@ -27,7 +27,7 @@ import StorageSQLite
 public final class SyncEngine<Record: RevisionedRecord & Codable & Identifiable & Sendable>: Observable,
     @unchecked Sendable
 where Record.ID: Codable & Sendable {
-    // @unchecked: the mutable state (`current`, `loop`, `subscribers`) is only touched under
+    // @unchecked: the mutable state (`current`, `loop`, the subscribers) is only touched under
     // `lock`; Observation's registrar is Sendable.
 
     /// The records kept in step.
@@ -45,6 +45,7 @@ where Record.ID: Codable & Sendable {
     private var current = SyncState()
     private var loop: Task<Void, Never>?
     private var subscribers: [UUID: AsyncStream<SyncConflict<Record>>.Continuation] = [:]
+    private var refusalSubscribers: [UUID: AsyncStream<SyncRefusal<Record>>.Continuation] = [:]
     private let turn = SyncTurn()
     private let wakeUp = WakeUp()
     private let writeToken: UUID
@@ -73,6 +74,7 @@ where Record.ID: Codable & Sendable {
         store.localWrites.remove(writeToken)
         loop?.cancel()
         for continuation in subscribers.values { continuation.finish() }
+        for continuation in refusalSubscribers.values { continuation.finish() }
     }
 
     // MARK: State
@@ -128,6 +130,25 @@ where Record.ID: Codable & Sendable {
         for conflict in conflicts {
             for continuation in continuations { continuation.yield(conflict) }
         }
+    }
+
+    /// A sequence of every write the server refuses for good from now on (``SyncRefusal``), as
+    /// each is handled (the store keeps them all too: ``SyncedRecordStore/refusals()``). It ends
+    /// when the engine is released.
+    public func refusalReports() -> AsyncStream<SyncRefusal<Record>> {
+        let (stream, continuation) = AsyncStream<SyncRefusal<Record>>.makeStream()
+        let token = UUID()
+        lock.withLock { refusalSubscribers[token] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.refusalSubscribers.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    func report(_ refusal: SyncRefusal<Record>) {
+        let continuations = lock.withLock { Array(refusalSubscribers.values) }
+        for continuation in continuations { continuation.yield(refusal) }
     }
 
     // MARK: Syncing
