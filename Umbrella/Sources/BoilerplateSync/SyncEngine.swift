@@ -277,8 +277,11 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    /// `id` as one path segment.
+    /// `id` as one path segment. A segment of dots only ("." and "..") has its dots escaped
+    /// (`%2E`): unescaped, URL resolution would remove it as a dot segment and send the request
+    /// to another path; the server's percent-decoding restores the id.
     static func segment(_ id: String) -> String {
+        if !id.isEmpty, id.allSatisfy({ $0 == "." }) { return String(repeating: "%2E", count: id.count) }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#;%")
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
