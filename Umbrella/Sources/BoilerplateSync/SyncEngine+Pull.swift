@@ -16,6 +16,9 @@ extension SyncEngine {
             (cursor, refetch) = (nil, "running")
         }
         update { $0.refetch = Self.refetch(refetch) }
+        // The cursors this pull has read from: a page leading back to one is a cycle, which
+        // would be read forever.
+        var read = Set(cursor.map { [$0] } ?? [])
         while true {
             try Task.checkCancellation()
             var query: [(String, String)] = []
@@ -26,7 +29,7 @@ extension SyncEngine {
             let response = try await exchange(request)
             switch response.status.code {
             case 200:
-                let page = try checkedPage(response, after: cursor, request: described)
+                let page = try checkedPage(response, after: cursor, read: read, request: described)
                 let refetching = refetch == "running"
                 let reports = try await apply(page, refetching: refetching)
                 report(reports)
@@ -35,6 +38,7 @@ extension SyncEngine {
                     update { $0.refetch = .none }
                 }
                 cursor = page.next
+                read.insert(page.next)
                 if !page.hasMore { return }
             case 410:
                 let problem = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -44,6 +48,7 @@ extension SyncEngine {
                 }
                 try await beginRefetch()
                 (cursor, refetch) = (nil, "running")
+                read = []
                 update { $0.refetch = .running }
             case 400:
                 let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"]
@@ -68,7 +73,7 @@ extension SyncEngine {
 
     /// A page checked against the protocol before anything of it is applied.
     private func checkedPage(
-        _ response: HTTPResponse, after cursor: String?, request: String
+        _ response: HTTPResponse, after cursor: String?, read: Set<String>, request: String
     ) throws
         -> WirePage<Record>
     {
@@ -102,6 +107,17 @@ extension SyncEngine {
             // Asking again with the same cursor would get the same page, forever.
             throw SyncError.corruptPage(
                 problem: "a page that says more follow without advancing the cursor", request: request)
+        }
+        guard page.next == cursor || !read.contains(page.next) else {
+            // Back to a cursor this pull already read from: the pages would repeat forever.
+            throw SyncError.corruptPage(
+                problem: "the next cursor \(SyncWire.shown(page.next)) was already read in this pull (a cycle)",
+                request: request)
+        }
+        guard !(page.entries.isEmpty && cursor != nil && page.next != cursor) else {
+            // The protocol: an empty page's next is the cursor sent. A moved one would skip changes.
+            throw SyncError.corruptPage(
+                problem: "an empty page moves the cursor to \(SyncWire.shown(page.next))", request: request)
         }
         guard !(page.hasMore && page.entries.isEmpty) else {
             throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)

@@ -53,6 +53,11 @@ import Testing
         ("an empty page that says more follow", #"{"protocol":1,"entries":[],"next":"c1.aaaa.2","hasMore":true}"#),
         // The cursor the client sends is the one the good page gave: this page would come back forever.
         ("more follow, but the cursor stays", page("", next: "\"c1.aaaa.1\"", hasMore: "true")),
+        // An empty page's next is the cursor sent: a moved one skips changes nobody saw.
+        (
+            "an empty last page that moves the cursor",
+            #"{"protocol":1,"entries":[],"next":"c1.aaaa.7","hasMore":false}"#
+        ),
     ]
 
     @Test func hostilePagesApplyNothing() async throws {
