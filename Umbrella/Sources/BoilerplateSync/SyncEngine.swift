@@ -1,3 +1,4 @@
+import Errors
 import Foundation
 import Networking
 import Observation
@@ -156,7 +157,9 @@ where Record.ID: Codable & Sendable {
     /// Syncs once: sends every pending change, then reads the feed to its end (and sends what a
     /// conflict found there queued). Clears a pause first, so after a 401 and new credentials
     /// this continues where sync stopped.
-    /// - Throws: ``SyncError``; the same error is in ``state``'s `lastError`.
+    /// - Throws: ``SyncError`` (a local database failure is ``SyncError/database(detail:)``); the
+    ///   same error is in ``state``'s `lastError`. `CancellationError` when the calling task is
+    ///   cancelled: nothing half-done is kept, and `lastError` stays as it was.
     public func sync() async throws {
         try await turn.run { try await self.round(clearingPause: true) }
     }
@@ -228,8 +231,17 @@ where Record.ID: Codable & Sendable {
                 state.pendingCount = pending
             }
         } catch {
-            let pending = try? await store.pendingCount()
-            let failure = error as? SyncError
+            // A cancelled round is not a failure: it stays a CancellationError (also when the
+            // cancellation surfaced inside a database call) and leaves lastError as it was.
+            let failure: SyncError?
+            if let error = error as? SyncError {
+                failure = error
+            } else if Task.isCancelled || error.chain.contains(where: { $0 is CancellationError }) {
+                failure = nil
+            } else {
+                failure = .database(detail: error.localizedDescription)
+            }
+            let pending = failure == nil ? nil : try? await store.pendingCount()
             update { state in
                 state.isSyncing = false
                 if let pending { state.pendingCount = pending }
@@ -242,8 +254,7 @@ where Record.ID: Codable & Sendable {
                 default: break
                 }
             }
-            if error is CancellationError || failure != nil { throw error }
-            throw SyncError.database(detail: error.localizedDescription)
+            throw failure ?? CancellationError()
         }
     }
 

@@ -161,6 +161,8 @@ where Record.ID: Codable & Sendable {
         let tables = tables
         do {
             return try await backend.database.write { db in try body(db, tables) }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch let error as StorageError {
             throw error
         } catch let error as SyncError {
@@ -174,6 +176,8 @@ where Record.ID: Codable & Sendable {
         let tables = tables
         do {
             return try await backend.database.read { db in try body(db, tables) }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch let error as StorageError {
             throw error
         } catch let error as SyncError {
