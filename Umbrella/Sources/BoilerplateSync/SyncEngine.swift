@@ -28,7 +28,7 @@ import StorageSQLite
 public final class SyncEngine<Record: RevisionedRecord & Codable & Identifiable & Sendable>: Observable,
     @unchecked Sendable
 where Record.ID: Codable & Sendable {
-    // @unchecked: the mutable state (`current`, `loop`, the subscribers) is only touched under
+    // @unchecked: the mutable state (`current`, `loop`, `passes`, the subscribers) is only touched under
     // `lock`; Observation's registrar is Sendable.
 
     /// The records kept in step.
@@ -45,6 +45,10 @@ where Record.ID: Codable & Sendable {
     private let lock = NSLock()
     private var current = SyncState()
     private var loop: Task<Void, Never>?
+    /// How many times the loop has decided whether to sync (a round, or none while paused): lets
+    /// tests wait for the loop to have seen a wake-up instead of sleeping.
+    private var passes = 0
+    var loopPasses: Int { lock.withLock { passes } }
     private var subscribers: [UUID: AsyncStream<SyncConflict<Record>>.Continuation] = [:]
     private var refusalSubscribers: [UUID: AsyncStream<SyncRefusal<Record>>.Continuation] = [:]
     private let turn = SyncTurn()
@@ -190,6 +194,7 @@ where Record.ID: Codable & Sendable {
             if !state.isPaused {
                 _ = try? await turn.run { try await self.round(clearingPause: false) }
             }
+            lock.withLock { passes += 1 }
             if Task.isCancelled { return }
             await wakeUp.wait(upTo: configuration.interval)
         }
@@ -204,12 +209,16 @@ where Record.ID: Codable & Sendable {
     }
 
     /// Stops the loop ``start()`` began; a round in flight is cancelled between requests.
-    public func stop() {
+    /// - Returns: The loop's task (nil when none ran): `await engine.stop()?.value` returns once
+    ///   the loop has ended, after which nothing more is synced.
+    @discardableResult
+    public func stop() -> Task<Void, Never>? {
         let task = lock.withLock {
             defer { loop = nil }
             return loop
         }
         task?.cancel()
+        return task
     }
 
     private func round(clearingPause: Bool) async throws {

@@ -1,8 +1,9 @@
-import BoilerplateSync
 import Foundation
 import Networking
 import Storage
 import Testing
+
+@testable import BoilerplateSync
 
 /// 401 and 403 pause sync with the outbox kept; new credentials and a resume continue.
 @Suite struct AuthPauseTests {
@@ -19,10 +20,13 @@ import Testing
                 #expect(a.engine.state.pendingCount == 1)
                 #expect(try await a.store.pendingCount() == 1)
                 #expect(try await server.notes().isEmpty)
-                // A paused engine's loop does not sync, however often it is woken.
+                // A paused engine's loop does not sync, however often it is woken: wait until it has
+                // seen the write's wake-up (its second pass), then check nothing was sent.
+                let requests = server.switches.requests
                 let loop = Task { await a.engine.run() }
                 try await a.store.insert(Note(id: "m", text: "also waiting"))
-                try await Task.sleep(for: .milliseconds(200))
+                try await waitUntil { a.engine.loopPasses >= 2 }
+                #expect(server.switches.requests == requests)
                 #expect(try await server.notes().isEmpty)
                 loop.cancel()
                 await loop.value
