@@ -183,6 +183,12 @@ extension SyncEngine {
                     switch server {
                     case .saved(_, let revision) where known == revision: continue
                     case .absent where known == nil: continue
+                    case .absent where try !tables.exists(entry.id, in: db):
+                        // Deleted here too: both sides agree, so the pending changes (ending in
+                        // that deletion) have nothing left to do. Not a conflict.
+                        try tables.removePending(id: entry.id, in: db)
+                        try tables.setServerRevision(of: entry.id, to: nil, in: db)
+                        continue
                     default: break
                     }
                     let (decided, report) = try ConflictLog.resolve(

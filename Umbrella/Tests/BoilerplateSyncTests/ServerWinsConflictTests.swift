@@ -87,4 +87,26 @@ import Testing
             }
         }
     }
+
+    @Test func aDeletionBothSidesMadeIsNoConflict() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let a = try Device.open("a", in: folder, server: server)
+                let b = try Device.open("b", in: folder, server: server)
+                try await a.store.insert(Note(id: "n", text: "base"))
+                try await a.engine.sync()
+                try await b.engine.sync()
+                try await a.store.delete(id: "n")
+                try await a.engine.sync()
+                // b deletes it too, and its pull meets a's tombstone before its push: they agree.
+                try await b.store.delete(id: "n")
+                try await b.engine.pull()
+                #expect(try await b.store.conflicts().isEmpty)
+                #expect(try await b.store.pendingCount() == 0)
+                #expect(try await b.notes().isEmpty)
+                try await b.engine.sync()
+                #expect(try await server.notes().isEmpty)
+            }
+        }
+    }
 }
