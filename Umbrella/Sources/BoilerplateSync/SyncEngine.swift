@@ -282,6 +282,12 @@ where Record.ID: Codable & Sendable {
         } catch let error as HTTPClientError {
             throw SyncError.network(detail: error.message, request: "\(request.method) \(request.path)")
         } catch {
+            // With a token provider, an error that is neither the client's nor the transport's is
+            // the provider's: no token could be had (a revoked refresh token, signed out). That
+            // is the protocol's "pause" (as a 401 is), not a server to try again at every write.
+            if case .refreshing = client.auth, !error.chain.contains(where: { $0 is URLError }) {
+                throw SyncError.unauthorized(status: 401, request: "\(request.method) \(request.path)")
+            }
             throw SyncError.network(detail: "\(error)", request: "\(request.method) \(request.path)")
         }
     }

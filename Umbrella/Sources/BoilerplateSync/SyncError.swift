@@ -8,8 +8,10 @@ import Serialization
 /// one transaction or not at all, and an outbox entry leaves the outbox only when the server's
 /// answer to it has been applied.
 public enum SyncError: AppError, Equatable {
-    /// The server answered 401 or 403 to `request`: sync is paused (``SyncPause/unauthorized(status:)``)
-    /// and the outbox kept. Fix the credentials, then call ``SyncEngine/resume()`` or ``SyncEngine/sync()``.
+    /// The server answered 401 or 403 to `request`, or the client's token provider
+    /// (`HTTPAuth.refreshing`) failed to give a token (a 401): sync is paused
+    /// (``SyncPause/unauthorized(status:)``) and the outbox kept. Fix the credentials, then call
+    /// ``SyncEngine/resume()`` or ``SyncEngine/sync()``.
     case unauthorized(status: Int, request: String)
     /// The server sent a record of a newer model version than this app knows: sync is paused
     /// (``SyncPause/appTooOld(found:supported:)``), nothing of the page was applied and the cursor

@@ -41,6 +41,28 @@ import Testing
         }
     }
 
+    /// The refresh token was revoked: the token provider fails after the 401, and that is a 401
+    /// too (pause, outbox kept), not an unreachable server to be retried at every write.
+    @Test func aFailedTokenRefreshPauses() async throws {
+        struct Revoked: Error {}
+        try await withServer { server in
+            try await withFolder { folder in
+                server.switches.requiredToken = "good"
+                let a = try Device.open("a", in: folder, server: server)
+                a.client.auth = .refresher(initialToken: "expired") { throw Revoked() }
+                try await a.store.insert(Note(id: "n", text: "waiting"))
+                await #expect(throws: SyncError.unauthorized(status: 401, request: "POST notes")) {
+                    try await a.engine.sync()
+                }
+                #expect(a.engine.state.pause == .unauthorized(status: 401))
+                #expect(try await a.store.pendingCount() == 1)
+                a.client.auth = .bearer("good")
+                try await a.engine.sync()
+                #expect(try await server.notes().keys.sorted() == ["n"])
+            }
+        }
+    }
+
     @Test func forbiddenPausesTheLoopUntilResumed() async throws {
         try await withServer { server in
             try await withFolder { folder in
