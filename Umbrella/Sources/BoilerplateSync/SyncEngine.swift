@@ -191,21 +191,43 @@ where Record.ID: Codable & Sendable {
     /// Run it in a task group or a task of its own, once per engine.
     public func run() async {
         while !Task.isCancelled {
-            if !state.isPaused {
-                _ = try? await turn.run { try await self.round(clearingPause: false) }
-            }
-            lock.withLock { passes += 1 }
+            await pass()
             if Task.isCancelled { return }
             await wakeUp.wait(upTo: configuration.interval)
         }
     }
 
-    /// Starts ``run()`` in a task of its own (if not already running); ``stop()`` ends it.
+    /// One turn of the loop: a round unless paused.
+    private func pass() async {
+        if !state.isPaused {
+            _ = try? await turn.run { try await self.round(clearingPause: false) }
+        }
+        lock.withLock { passes += 1 }
+    }
+
+    /// Starts the loop of ``run()`` in a task of its own (if not already running); ``stop()``
+    /// ends it. The task holds the engine only during a round, not while it waits: an engine the
+    /// app releases ends its loop and its report streams.
     public func start() {
         lock.withLock {
             guard loop == nil else { return }
-            loop = Task { await self.run() }
+            let wakeUp = wakeUp
+            let interval = configuration.interval
+            loop = Task { [weak self] in
+                while !Task.isCancelled {
+                    guard await Self.pass(of: self) else { return }
+                    if Task.isCancelled { return }
+                    await wakeUp.wait(upTo: interval)
+                }
+            }
         }
+    }
+
+    /// Runs a pass of `engine` if it is still alive (the strong reference lasts for the call only).
+    private static func pass(of engine: SyncEngine?) async -> Bool {
+        guard let engine else { return false }
+        await engine.pass()
+        return true
     }
 
     /// Stops the loop ``start()`` began; a round in flight is cancelled between requests.
