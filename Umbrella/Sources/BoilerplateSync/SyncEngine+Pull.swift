@@ -19,17 +19,30 @@ extension SyncEngine {
         // The cursors this pull has read from: a page leading back to one is a cycle, which
         // would be read forever.
         var read = Set(cursor.map { [$0] } ?? [])
+        // Halved when a page is over the byte limit: large legitimate records come in smaller pages.
+        var limit = configuration.pageSize
         while true {
             try Task.checkCancellation()
             var query: [(String, String)] = []
             if let cursor { query.append(("after", cursor)) }
-            query.append(("limit", String(configuration.pageSize)))
+            query.append(("limit", String(limit)))
             let request = HTTPRequest(method: .get, path: path + "/changes", query: query)
             let described = "GET \(path)/changes" + (cursor.map { "?after=\(SyncWire.shown($0))" } ?? "")
             let response = try await exchange(request)
             switch response.status.code {
             case 200:
-                let page = try checkedPage(response, after: cursor, read: read, request: described)
+                if response.body.count > configuration.maximumPageBytes {
+                    // Too big to read: ask for fewer entries, down to one; one entry over the
+                    // limit is all that is refused (and it stops the feed here, typed).
+                    guard limit > 1 else {
+                        throw SyncError.corruptPage(
+                            problem: "a page of one entry is \(response.body.count) bytes, over the limit of "
+                                + "\(configuration.maximumPageBytes)", request: described)
+                    }
+                    limit /= 2
+                    continue
+                }
+                let page = try checkedPage(response, after: cursor, read: read, limit: limit, request: described)
                 let refetching = refetch == "running"
                 let reports = try await apply(page, refetching: refetching)
                 report(reports)
@@ -73,16 +86,10 @@ extension SyncEngine {
 
     /// A page checked against the protocol before anything of it is applied.
     private func checkedPage(
-        _ response: HTTPResponse, after cursor: String?, read: Set<String>, request: String
+        _ response: HTTPResponse, after cursor: String?, read: Set<String>, limit: Int, request: String
     ) throws
         -> WirePage<Record>
     {
-        guard response.body.count <= configuration.maximumPageBytes else {
-            throw SyncError.corruptPage(
-                problem:
-                    "the page is \(response.body.count) bytes, over the limit of \(configuration.maximumPageBytes)",
-                request: request)
-        }
         let page: WirePage<Record>
         switch try SyncWire.decode(WirePage<Record>.self, from: response.body) {
         case .success(let decoded): page = decoded
@@ -94,9 +101,9 @@ extension SyncEngine {
         guard page.protocol == SyncWire.version else {
             throw SyncError.corruptPage(problem: "protocol \(page.protocol) is not 1", request: request)
         }
-        guard page.entries.count <= configuration.pageSize else {
+        guard page.entries.count <= limit else {
             throw SyncError.corruptPage(
-                problem: "\(page.entries.count) entries, more than the \(configuration.pageSize) asked for",
+                problem: "\(page.entries.count) entries, more than the \(limit) asked for",
                 request: request)
         }
         guard SyncWire.isValidCursor(page.next) else {
