@@ -44,11 +44,12 @@ extension SyncEngine {
                 }
                 let page = try checkedPage(response, after: cursor, read: read, limit: limit, request: described)
                 let refetching = refetch == "running"
-                let reports = try await apply(page, refetching: refetching)
+                let (reports, askedAgain) = try await apply(page, refetching: refetching)
                 report(reports)
                 if refetching, !page.hasMore {
                     refetch = nil
-                    update { $0.refetch = .none }
+                    // A refetchAll() during this re-fetch is kept for the next sync.
+                    update { $0.refetch = askedAgain ? .needed : .none }
                 }
                 cursor = page.next
                 read.insert(page.next)
@@ -164,10 +165,15 @@ extension SyncEngine {
 
     /// Applies a checked page and stores its cursor, in one transaction; at the end of a re-fetch,
     /// removes the local records the server no longer has (unless they have pending changes).
-    private func apply(_ page: WirePage<Record>, refetching: Bool) async throws -> [SyncConflict<Record>] {
+    /// Returns the conflicts decided, and whether a re-fetch was asked for while this one ran
+    /// (it stays asked for).
+    private func apply(
+        _ page: WirePage<Record>, refetching: Bool
+    ) async throws -> (conflicts: [SyncConflict<Record>], refetchAskedAgain: Bool) {
         let tables = store.tables
         let policy = configuration.conflictPolicy
         let reports = Locked<[SyncConflict<Record>]>([])
+        let askedAgain = Locked(false)
         try await store.backend.write(keepingRevisions: true) { db in
             var changes: [RecordChange<Record>] = []
             var found: [SyncConflict<Record>] = []
@@ -229,11 +235,16 @@ extension SyncEngine {
                         AND id NOT IN (SELECT id FROM \(tables.outbox))
                         """)
                 try db.execute(sql: "DELETE FROM \(tables.seen)")
-                try tables.set(tables.refetchName, to: nil, in: db)
+                // Cleared only if still this re-fetch's: "needed" is a request made since.
+                if try tables.value(tables.refetchName, in: db) == "running" {
+                    try tables.set(tables.refetchName, to: nil, in: db)
+                } else {
+                    askedAgain.value = true
+                }
             }
             reports.value = found
             return changes
         }
-        return reports.value
+        return (reports.value, askedAgain.value)
     }
 }
