@@ -28,7 +28,18 @@ extension SyncEngine {
             query.append(("limit", String(limit)))
             let request = HTTPRequest(method: .get, path: path + "/changes", query: query)
             let described = "GET \(path)/changes" + (cursor.map { "?after=\(SyncWire.shown($0))" } ?? "")
-            let response = try await exchange(request)
+            let response: HTTPResponse
+            do {
+                response = try await exchange(request)
+            } catch let tooLarge as PageTooLarge {
+                guard limit > 1 else {
+                    throw SyncError.corruptPage(
+                        problem: "a page of one entry is over the client's response limit of \(tooLarge.limit) bytes",
+                        request: described)
+                }
+                limit /= 2
+                continue
+            }
             switch response.status.code {
             case 200:
                 if response.body.count > configuration.maximumPageBytes {

@@ -302,6 +302,10 @@ where Record.ID: Codable & Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError {
+            if case .responseTooLarge(let limit, _) = error, request.method == .get {
+                // A feed page over the client's limit: the pull asks for fewer entries.
+                throw PageTooLarge(limit: limit)
+            }
             throw SyncError.network(detail: error.message, request: "\(request.method) \(request.path)")
         } catch {
             // With a token provider, an error that is neither the client's nor the transport's is
@@ -334,6 +338,12 @@ where Record.ID: Codable & Sendable {
         allowed.remove(charactersIn: "/?#;%")
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
     }
+}
+
+/// A feed page larger than the `HTTPClient`'s `maxResponseSize`: not a network failure, and not
+/// a corrupt page unless it holds a single entry.
+struct PageTooLarge: Error {
+    let limit: Int
 }
 
 /// A weak reference the store's write handler holds, so the store does not keep its engines alive.

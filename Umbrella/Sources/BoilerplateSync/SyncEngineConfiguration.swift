@@ -14,7 +14,7 @@ public struct SyncEngineConfiguration<Record: Sendable>: Sendable {
     public var retry: RetryPolicy
     /// The largest feed page read, in bytes. A larger page is asked for again with half as many
     /// entries, down to one; a single entry over it is refused (``SyncError/corruptPage(problem:request:)``,
-    /// nothing of it applied).
+    /// nothing of it applied). A page over the `HTTPClient`'s `maxResponseSize` is handled the same way.
     public var maximumPageBytes: Int
 
     /// A configuration; every part has a default.

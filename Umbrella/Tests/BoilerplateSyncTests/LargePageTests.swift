@@ -33,6 +33,28 @@ import Testing
         }
     }
 
+    @Test func aPageOverTheClientsResponseLimitIsAskedForInSmallerPagesToo() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                for index in 0..<8 {
+                    try await server.store.insert(Note(id: "r\(index)", text: String(repeating: "x", count: 1000)))
+                }
+                // The page limit is generous; the HTTP client's own limit is what a page crosses.
+                let big = try device(server, in: folder, maximumPageBytes: 1024 * 1024)
+                big.client.maxResponseSize = 3000
+                try await big.engine.sync()
+                #expect(try await big.notes().count == 8)
+                big.client.maxResponseSize = 500
+                try await server.store.update(Note(id: "r0", text: String(repeating: "y", count: 1000)))
+                await #expect {
+                    try await big.engine.sync()
+                } throws: { error in
+                    if case .corruptPage = error as? SyncError { true } else { false }
+                }
+            }
+        }
+    }
+
     @Test func aSingleEntryOverTheByteLimitIsACorruptPageNamingIt() async throws {
         try await withServer { server in
             try await withFolder { folder in
