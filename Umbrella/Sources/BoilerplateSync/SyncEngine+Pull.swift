@@ -55,7 +55,24 @@ extension SyncEngine {
                 }
                 let page = try checkedPage(response, after: cursor, read: read, limit: limit, request: described)
                 let refetching = refetch == "running"
-                let (reports, askedAgain) = try await apply(page, refetching: refetching)
+                let reports: [SyncConflict<Record>]
+                let askedAgain: Bool
+                do {
+                    (reports, askedAgain) = try await apply(page, after: cursor, refetching: refetching)
+                } catch is PageOutdated {
+                    // Another engine on this database moved the cursor since this page was asked
+                    // for: drop it and read on from where that engine got to.
+                    (cursor, refetch) = try await store.read { db, tables in
+                        (try tables.value(tables.cursorName, in: db), try tables.value(tables.refetchName, in: db))
+                    }
+                    if refetch == "needed" {
+                        try await beginRefetch()
+                        (cursor, refetch) = (nil, "running")
+                    }
+                    read = Set(cursor.map { [$0] } ?? [])
+                    update { $0.refetch = Self.refetch(refetch) }
+                    continue
+                }
                 report(reports)
                 if refetching, !page.hasMore {
                     refetch = nil
@@ -179,13 +196,15 @@ extension SyncEngine {
     /// Returns the conflicts decided, and whether a re-fetch was asked for while this one ran
     /// (it stays asked for).
     private func apply(
-        _ page: WirePage<Record>, refetching: Bool
+        _ page: WirePage<Record>, after sent: String?, refetching: Bool
     ) async throws -> (conflicts: [SyncConflict<Record>], refetchAskedAgain: Bool) {
         let tables = store.tables
         let policy = configuration.conflictPolicy
         let reports = Locked<[SyncConflict<Record>]>([])
         let askedAgain = Locked(false)
         try await store.backend.write(keepingRevisions: true) { db in
+            // Compare and set: the page follows the cursor it was asked with, or it is outdated.
+            guard try tables.value(tables.cursorName, in: db) == sent else { throw PageOutdated() }
             var changes: [RecordChange<Record>] = []
             var found: [SyncConflict<Record>] = []
             // With nothing pending (the usual first pull), no entry can conflict: skip the look-ups.
@@ -259,3 +278,7 @@ extension SyncEngine {
         return (reports.value, askedAgain.value)
     }
 }
+
+/// A page asked for after a cursor that is no longer the stored one (another engine on the same
+/// database applied pages since): not applied.
+struct PageOutdated: Error {}
