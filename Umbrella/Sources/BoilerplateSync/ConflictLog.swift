@@ -55,7 +55,7 @@ enum ConflictLog {
         switch decision {
         case .keptServer:
             if case .saved(let record, _) = server {
-                changes.append(.save(record))
+                if let copy = try tables.localCopy(of: record, id: id, in: db) { changes.append(.save(copy)) }
             } else if local != nil {
                 changes.append(.delete(recordID))
             }
@@ -67,8 +67,15 @@ enum ConflictLog {
             }
         case .merged(var merged):
             merged.revision = serverRevision ?? 0
-            changes.append(.save(merged))
+            if let copy = try tables.localCopy(of: merged, id: id, in: db) {
+                merged = copy
+                changes.append(.save(copy))
+            }
             try tables.enqueue(id: id, op: .save, body: try RecordCoding.encode(merged, in: name), in: db)
+        }
+        if let record = server.record, try tables.hasPending(id: id, in: db) {
+            // The decision queued a change: keep the server's copy, in case that change is refused.
+            try tables.setServerBody(of: id, to: try RecordCoding.encode(record, in: name), in: db)
         }
         let merged: Data? =
             if case .merged(let record) = decision { try RecordCoding.encode(record, in: name) } else { nil }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `stored` is only touched while holding `lock`.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `stored` is only touched while holding `lock`, and `Value` is Sendable, so a
+    // value read out of it may cross into another concurrency domain.
     private let lock = NSLock()
     private var stored: Value
 

@@ -16,25 +16,71 @@ extension SyncEngine {
             (cursor, refetch) = (nil, "running")
         }
         update { $0.refetch = Self.refetch(refetch) }
+        // The cursors this pull has read from: a page leading back to one is a cycle, which
+        // would be read forever.
+        var read = Set(cursor.map { [$0] } ?? [])
+        // Halved when a page is over the byte limit: large legitimate records come in smaller pages.
+        var limit = configuration.pageSize
         while true {
             try Task.checkCancellation()
             var query: [(String, String)] = []
             if let cursor { query.append(("after", cursor)) }
-            query.append(("limit", String(configuration.pageSize)))
+            query.append(("limit", String(limit)))
             let request = HTTPRequest(method: .get, path: path + "/changes", query: query)
             let described = "GET \(path)/changes" + (cursor.map { "?after=\(SyncWire.shown($0))" } ?? "")
-            let response = try await exchange(request)
+            let response: HTTPResponse
+            do {
+                response = try await exchange(request)
+            } catch let tooLarge as PageTooLarge {
+                guard limit > 1 else {
+                    throw SyncError.corruptPage(
+                        problem: "a page of one entry is over the client's response limit of \(tooLarge.limit) bytes",
+                        request: described)
+                }
+                limit /= 2
+                continue
+            }
             switch response.status.code {
             case 200:
-                let page = try checkedPage(response, after: cursor, request: described)
+                if response.body.count > configuration.maximumPageBytes {
+                    // Too big to read: ask for fewer entries, down to one; one entry over the
+                    // limit is all that is refused (and it stops the feed here, typed).
+                    guard limit > 1 else {
+                        throw SyncError.corruptPage(
+                            problem: "a page of one entry is \(response.body.count) bytes, over the limit of "
+                                + "\(configuration.maximumPageBytes)", request: described)
+                    }
+                    limit /= 2
+                    continue
+                }
+                let page = try checkedPage(response, after: cursor, read: read, limit: limit, request: described)
                 let refetching = refetch == "running"
-                let reports = try await apply(page, refetching: refetching)
+                let reports: [SyncConflict<Record>]
+                let askedAgain: Bool
+                do {
+                    (reports, askedAgain) = try await apply(page, after: cursor, refetching: refetching)
+                } catch is PageOutdated {
+                    // Another engine on this database moved the cursor since this page was asked
+                    // for: drop it and read on from where that engine got to.
+                    (cursor, refetch) = try await store.read { db, tables in
+                        (try tables.value(tables.cursorName, in: db), try tables.value(tables.refetchName, in: db))
+                    }
+                    if refetch == "needed" {
+                        try await beginRefetch()
+                        (cursor, refetch) = (nil, "running")
+                    }
+                    read = Set(cursor.map { [$0] } ?? [])
+                    update { $0.refetch = Self.refetch(refetch) }
+                    continue
+                }
                 report(reports)
                 if refetching, !page.hasMore {
                     refetch = nil
-                    update { $0.refetch = .none }
+                    // A refetchAll() during this re-fetch is kept for the next sync.
+                    update { $0.refetch = askedAgain ? .needed : .none }
                 }
                 cursor = page.next
+                read.insert(page.next)
                 if !page.hasMore { return }
             case 410:
                 let problem = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -44,6 +90,7 @@ extension SyncEngine {
                 }
                 try await beginRefetch()
                 (cursor, refetch) = (nil, "running")
+                read = []
                 update { $0.refetch = .running }
             case 400:
                 let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"]
@@ -68,16 +115,10 @@ extension SyncEngine {
 
     /// A page checked against the protocol before anything of it is applied.
     private func checkedPage(
-        _ response: HTTPResponse, after cursor: String?, request: String
+        _ response: HTTPResponse, after cursor: String?, read: Set<String>, limit: Int, request: String
     ) throws
         -> WirePage<Record>
     {
-        guard response.body.count <= configuration.maximumPageBytes else {
-            throw SyncError.corruptPage(
-                problem:
-                    "the page is \(response.body.count) bytes, over the limit of \(configuration.maximumPageBytes)",
-                request: request)
-        }
         let page: WirePage<Record>
         switch try SyncWire.decode(WirePage<Record>.self, from: response.body) {
         case .success(let decoded): page = decoded
@@ -89,9 +130,9 @@ extension SyncEngine {
         guard page.protocol == SyncWire.version else {
             throw SyncError.corruptPage(problem: "protocol \(page.protocol) is not 1", request: request)
         }
-        guard page.entries.count <= configuration.pageSize else {
+        guard page.entries.count <= limit else {
             throw SyncError.corruptPage(
-                problem: "\(page.entries.count) entries, more than the \(configuration.pageSize) asked for",
+                problem: "\(page.entries.count) entries, more than the \(limit) asked for",
                 request: request)
         }
         guard SyncWire.isValidCursor(page.next) else {
@@ -102,6 +143,17 @@ extension SyncEngine {
             // Asking again with the same cursor would get the same page, forever.
             throw SyncError.corruptPage(
                 problem: "a page that says more follow without advancing the cursor", request: request)
+        }
+        guard page.next == cursor || !read.contains(page.next) else {
+            // Back to a cursor this pull already read from: the pages would repeat forever.
+            throw SyncError.corruptPage(
+                problem: "the next cursor \(SyncWire.shown(page.next)) was already read in this pull (a cycle)",
+                request: request)
+        }
+        guard !(page.entries.isEmpty && cursor != nil && page.next != cursor) else {
+            // The protocol: an empty page's next is the cursor sent. A moved one would skip changes.
+            throw SyncError.corruptPage(
+                problem: "an empty page moves the cursor to \(SyncWire.shown(page.next))", request: request)
         }
         guard !(page.hasMore && page.entries.isEmpty) else {
             throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)
@@ -141,11 +193,18 @@ extension SyncEngine {
 
     /// Applies a checked page and stores its cursor, in one transaction; at the end of a re-fetch,
     /// removes the local records the server no longer has (unless they have pending changes).
-    private func apply(_ page: WirePage<Record>, refetching: Bool) async throws -> [SyncConflict<Record>] {
+    /// Returns the conflicts decided, and whether a re-fetch was asked for while this one ran
+    /// (it stays asked for).
+    private func apply(
+        _ page: WirePage<Record>, after sent: String?, refetching: Bool
+    ) async throws -> (conflicts: [SyncConflict<Record>], refetchAskedAgain: Bool) {
         let tables = store.tables
         let policy = configuration.conflictPolicy
         let reports = Locked<[SyncConflict<Record>]>([])
+        let askedAgain = Locked(false)
         try await store.backend.write(keepingRevisions: true) { db in
+            // Compare and set: the page follows the cursor it was asked with, or it is outdated.
+            guard try tables.value(tables.cursorName, in: db) == sent else { throw PageOutdated() }
             var changes: [RecordChange<Record>] = []
             var found: [SyncConflict<Record>] = []
             // With nothing pending (the usual first pull), no entry can conflict: skip the look-ups.
@@ -167,6 +226,12 @@ extension SyncEngine {
                     switch server {
                     case .saved(_, let revision) where known == revision: continue
                     case .absent where known == nil: continue
+                    case .absent where try !tables.exists(entry.id, in: db):
+                        // Deleted here too: both sides agree, so the pending changes (ending in
+                        // that deletion) have nothing left to do. Not a conflict.
+                        try tables.removePending(id: entry.id, in: db)
+                        try tables.setServerRevision(of: entry.id, to: nil, in: db)
+                        continue
                     default: break
                     }
                     let (decided, report) = try ConflictLog.resolve(
@@ -175,7 +240,7 @@ extension SyncEngine {
                     changes += decided
                     found.append(report)
                 } else if let record = entry.record {
-                    changes.append(.save(record))
+                    if let copy = try tables.localCopy(of: record, id: entry.id, in: db) { changes.append(.save(copy)) }
                     try tables.setServerRevision(of: entry.id, to: entry.revision, in: db)
                 } else {
                     if try tables.exists(entry.id, in: db) { changes.append(.delete(recordID)) }
@@ -200,11 +265,20 @@ extension SyncEngine {
                         AND id NOT IN (SELECT id FROM \(tables.outbox))
                         """)
                 try db.execute(sql: "DELETE FROM \(tables.seen)")
-                try tables.set(tables.refetchName, to: nil, in: db)
+                // Cleared only if still this re-fetch's: "needed" is a request made since.
+                if try tables.value(tables.refetchName, in: db) == "running" {
+                    try tables.set(tables.refetchName, to: nil, in: db)
+                } else {
+                    askedAgain.value = true
+                }
             }
             reports.value = found
             return changes
         }
-        return reports.value
+        return (reports.value, askedAgain.value)
     }
 }
+
+/// A page asked for after a cursor that is no longer the stored one (another engine on the same
+/// database applied pages since): not applied.
+struct PageOutdated: Error {}

@@ -99,6 +99,12 @@ extension SyncEngine {
         case 409:
             try await conflict(entry, response: response, request: described)
             return true
+        case 413, 422:
+            try await refuse(entry, response: response)
+            return false
+        case 400 where Self.problem(response.body)?["reason"] as? String == "invalidRecordID":
+            try await refuse(entry, response: response)
+            return false
         default:
             throw failure(response, described)
         }
@@ -142,10 +148,49 @@ extension SyncEngine {
             try tables.remove(seq: entry.seq, in: db)
             try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
             pending.value = try tables.pendingCount(in: db)
-            guard let record = answer.record, try !tables.hasPending(id: entry.id, in: db) else { return [] }
-            return [.save(record)]
+            guard let record = answer.record else { return [] }
+            if try tables.hasPending(id: entry.id, in: db) {
+                // A later change waits: keep the server's copy, in case that change is refused.
+                let name = "\(db.description) (table \(tables.table))"
+                try tables.setServerBody(of: entry.id, to: try RecordCoding.encode(record, in: name), in: db)
+                return []
+            }
+            guard let copy = try tables.localCopy(of: record, id: entry.id, in: db) else { return [] }
+            return [.save(copy)]
         }
         update { $0.pendingCount = pending.value }
+    }
+
+    /// The problem body of an answer, when it is a JSON object.
+    static func problem(_ body: Data) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+    }
+
+    /// Handles a write refused for good (422, 413, 400 `invalidRecordID`): sending it again
+    /// cannot help, so it leaves the outbox, the local record is set back, and the refusal is
+    /// logged and reported — one transaction — and sync goes on (SyncProtocolV1, "Rules of the
+    /// server"). Other 400s are the client's own fault on every write and stop the round.
+    private func refuse(_ entry: OutboxEntry, response: HTTPResponse) async throws {
+        let problem = Self.problem(response.body)
+        let reason = (problem?["reason"] as? String).map { SyncWire.shown($0) }
+        let detail = (problem?["detail"] as? String).map { SyncWire.shown($0, limit: 500) }
+        let field = (problem?["field"] as? String).map { SyncWire.shown($0) }
+        let status = response.status.code
+        let recordID = RecordIDText.parse(entry.id, as: Record.ID.self)
+        let tables = store.tables
+        let reports = Locked<SyncRefusal<Record>?>(nil)
+        let pending = Locked(0)
+        try await store.backend.write(keepingRevisions: true) { db in
+            guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
+            let (changes, report) = try RefusalLog.refuse(
+                entry, recordID: recordID, as: Record.self, status: status, reason: reason, detail: detail,
+                field: field, tables: tables, in: db)
+            reports.value = report
+            pending.value = try tables.pendingCount(in: db)
+            return changes
+        }
+        update { $0.pendingCount = pending.value }
+        if let refusal = reports.value { report(refusal) }
     }
 
     /// Decides a 409 by the policy and reports it.

@@ -1,3 +1,4 @@
+import Errors
 import Foundation
 import Networking
 import Observation
@@ -27,7 +28,7 @@ import StorageSQLite
 public final class SyncEngine<Record: RevisionedRecord & Codable & Identifiable & Sendable>: Observable,
     @unchecked Sendable
 where Record.ID: Codable & Sendable {
-    // @unchecked: the mutable state (`current`, `loop`, `subscribers`) is only touched under
+    // @unchecked: the mutable state (`current`, `loop`, `passes`, the subscribers) is only touched under
     // `lock`; Observation's registrar is Sendable.
 
     /// The records kept in step.
@@ -44,7 +45,12 @@ where Record.ID: Codable & Sendable {
     private let lock = NSLock()
     private var current = SyncState()
     private var loop: Task<Void, Never>?
+    /// How many times the loop has decided whether to sync (a round, or none while paused): lets
+    /// tests wait for the loop to have seen a wake-up instead of sleeping.
+    private var passes = 0
+    var loopPasses: Int { lock.withLock { passes } }
     private var subscribers: [UUID: AsyncStream<SyncConflict<Record>>.Continuation] = [:]
+    private var refusalSubscribers: [UUID: AsyncStream<SyncRefusal<Record>>.Continuation] = [:]
     private let turn = SyncTurn()
     private let wakeUp = WakeUp()
     private let writeToken: UUID
@@ -73,6 +79,7 @@ where Record.ID: Codable & Sendable {
         store.localWrites.remove(writeToken)
         loop?.cancel()
         for continuation in subscribers.values { continuation.finish() }
+        for continuation in refusalSubscribers.values { continuation.finish() }
     }
 
     // MARK: State
@@ -130,12 +137,33 @@ where Record.ID: Codable & Sendable {
         }
     }
 
+    /// A sequence of every write the server refuses for good from now on (``SyncRefusal``), as
+    /// each is handled (the store keeps them all too: ``SyncedRecordStore/refusals()``). It ends
+    /// when the engine is released.
+    public func refusalReports() -> AsyncStream<SyncRefusal<Record>> {
+        let (stream, continuation) = AsyncStream<SyncRefusal<Record>>.makeStream()
+        let token = UUID()
+        lock.withLock { refusalSubscribers[token] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.refusalSubscribers.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    func report(_ refusal: SyncRefusal<Record>) {
+        let continuations = lock.withLock { Array(refusalSubscribers.values) }
+        for continuation in continuations { continuation.yield(refusal) }
+    }
+
     // MARK: Syncing
 
     /// Syncs once: sends every pending change, then reads the feed to its end (and sends what a
     /// conflict found there queued). Clears a pause first, so after a 401 and new credentials
     /// this continues where sync stopped.
-    /// - Throws: ``SyncError``; the same error is in ``state``'s `lastError`.
+    /// - Throws: ``SyncError`` (a local database failure is ``SyncError/database(detail:)``); the
+    ///   same error is in ``state``'s `lastError`. `CancellationError` when the calling task is
+    ///   cancelled: nothing half-done is kept, and `lastError` stays as it was.
     public func sync() async throws {
         try await turn.run { try await self.round(clearingPause: true) }
     }
@@ -163,29 +191,56 @@ where Record.ID: Codable & Sendable {
     /// Run it in a task group or a task of its own, once per engine.
     public func run() async {
         while !Task.isCancelled {
-            if !state.isPaused {
-                _ = try? await turn.run { try await self.round(clearingPause: false) }
-            }
+            await pass()
             if Task.isCancelled { return }
             await wakeUp.wait(upTo: configuration.interval)
         }
     }
 
-    /// Starts ``run()`` in a task of its own (if not already running); ``stop()`` ends it.
+    /// One turn of the loop: a round unless paused.
+    private func pass() async {
+        if !state.isPaused {
+            _ = try? await turn.run { try await self.round(clearingPause: false) }
+        }
+        lock.withLock { passes += 1 }
+    }
+
+    /// Starts the loop of ``run()`` in a task of its own (if not already running); ``stop()``
+    /// ends it. The task holds the engine only during a round, not while it waits: an engine the
+    /// app releases ends its loop and its report streams.
     public func start() {
         lock.withLock {
             guard loop == nil else { return }
-            loop = Task { await self.run() }
+            let wakeUp = wakeUp
+            let interval = configuration.interval
+            loop = Task { [weak self] in
+                while !Task.isCancelled {
+                    guard await Self.pass(of: self) else { return }
+                    if Task.isCancelled { return }
+                    await wakeUp.wait(upTo: interval)
+                }
+            }
         }
     }
 
+    /// Runs a pass of `engine` if it is still alive (the strong reference lasts for the call only).
+    private static func pass(of engine: SyncEngine?) async -> Bool {
+        guard let engine else { return false }
+        await engine.pass()
+        return true
+    }
+
     /// Stops the loop ``start()`` began; a round in flight is cancelled between requests.
-    public func stop() {
+    /// - Returns: The loop's task (nil when none ran): `await engine.stop()?.value` returns once
+    ///   the loop has ended, after which nothing more is synced.
+    @discardableResult
+    public func stop() -> Task<Void, Never>? {
         let task = lock.withLock {
             defer { loop = nil }
             return loop
         }
         task?.cancel()
+        return task
     }
 
     private func round(clearingPause: Bool) async throws {
@@ -207,8 +262,17 @@ where Record.ID: Codable & Sendable {
                 state.pendingCount = pending
             }
         } catch {
-            let pending = try? await store.pendingCount()
-            let failure = error as? SyncError
+            // A cancelled round is not a failure: it stays a CancellationError (also when the
+            // cancellation surfaced inside a database call) and leaves lastError as it was.
+            let failure: SyncError?
+            if let error = error as? SyncError {
+                failure = error
+            } else if Task.isCancelled || error.chain.contains(where: { $0 is CancellationError }) {
+                failure = nil
+            } else {
+                failure = .database(detail: error.localizedDescription)
+            }
+            let pending = failure == nil ? nil : try? await store.pendingCount()
             update { state in
                 state.isSyncing = false
                 if let pending { state.pendingCount = pending }
@@ -221,8 +285,7 @@ where Record.ID: Codable & Sendable {
                 default: break
                 }
             }
-            if error is CancellationError || failure != nil { throw error }
-            throw SyncError.database(detail: error.localizedDescription)
+            throw failure ?? CancellationError()
         }
     }
 
@@ -239,8 +302,18 @@ where Record.ID: Codable & Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as HTTPClientError {
+            if case .responseTooLarge(let limit, _) = error, request.method == .get {
+                // A feed page over the client's limit: the pull asks for fewer entries.
+                throw PageTooLarge(limit: limit)
+            }
             throw SyncError.network(detail: error.message, request: "\(request.method) \(request.path)")
         } catch {
+            // With a token provider, an error that is neither the client's nor the transport's is
+            // the provider's: no token could be had (a revoked refresh token, signed out). That
+            // is the protocol's "pause" (as a 401 is), not a server to try again at every write.
+            if case .refreshing = client.auth, !error.chain.contains(where: { $0 is URLError }) {
+                throw SyncError.unauthorized(status: 401, request: "\(request.method) \(request.path)")
+            }
             throw SyncError.network(detail: "\(error)", request: "\(request.method) \(request.path)")
         }
     }
@@ -256,12 +329,21 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    /// `id` as one path segment.
+    /// `id` as one path segment. A segment of dots only ("." and "..") has its dots escaped
+    /// (`%2E`): unescaped, URL resolution would remove it as a dot segment and send the request
+    /// to another path; the server's percent-decoding restores the id.
     static func segment(_ id: String) -> String {
+        if !id.isEmpty, id.allSatisfy({ $0 == "." }) { return String(repeating: "%2E", count: id.count) }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#;%")
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
     }
+}
+
+/// A feed page larger than the `HTTPClient`'s `maxResponseSize`: not a network failure, and not
+/// a corrupt page unless it holds a single entry.
+struct PageTooLarge: Error {
+    let limit: Int
 }
 
 /// A weak reference the store's write handler holds, so the store does not keep its engines alive.

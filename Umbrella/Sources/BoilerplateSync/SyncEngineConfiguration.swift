@@ -12,7 +12,9 @@ public struct SyncEngineConfiguration<Record: Sendable>: Sendable {
     /// How each request is retried: network failures, 5xx and 429 (honouring `Retry-After`).
     /// Writes are retried too (`retriesNonIdempotent`): their idempotency key makes a retry safe.
     public var retry: RetryPolicy
-    /// The largest feed page accepted, in bytes; a larger one is refused as hostile, unapplied.
+    /// The largest feed page read, in bytes. A larger page is asked for again with half as many
+    /// entries, down to one; a single entry over it is refused (``SyncError/corruptPage(problem:request:)``,
+    /// nothing of it applied). A page over the `HTTPClient`'s `maxResponseSize` is handled the same way.
     public var maximumPageBytes: Int
 
     /// A configuration; every part has a default.

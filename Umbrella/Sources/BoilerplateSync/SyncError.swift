@@ -8,8 +8,10 @@ import Serialization
 /// one transaction or not at all, and an outbox entry leaves the outbox only when the server's
 /// answer to it has been applied.
 public enum SyncError: AppError, Equatable {
-    /// The server answered 401 or 403 to `request`: sync is paused (``SyncPause/unauthorized(status:)``)
-    /// and the outbox kept. Fix the credentials, then call ``SyncEngine/resume()`` or ``SyncEngine/sync()``.
+    /// The server answered 401 or 403 to `request`, or the client's token provider
+    /// (`HTTPAuth.refreshing`) failed to give a token (a 401): sync is paused
+    /// (``SyncPause/unauthorized(status:)``) and the outbox kept. Fix the credentials, then call
+    /// ``SyncEngine/resume()`` or ``SyncEngine/sync()``.
     case unauthorized(status: Int, request: String)
     /// The server sent a record of a newer model version than this app knows: sync is paused
     /// (``SyncPause/appTooOld(found:supported:)``), nothing of the page was applied and the cursor
@@ -21,8 +23,12 @@ public enum SyncError: AppError, Equatable {
     /// The answer to a write was not what the protocol promises (a body that does not decode, an
     /// entry for another record): the outbox entry is kept and sent again next time.
     case corruptAnswer(problem: String, request: String)
-    /// The server refused a write as malformed (400, 413, 422): sending it again will not help.
-    /// The outbox entry is kept (``SyncedRecordStore/discardPendingChange(sequence:)`` drops it).
+    /// The server refused a write with a 400 that is not about the record (a missing or malformed
+    /// sync header: this client's own fault, which every write would meet). The round stops and
+    /// the outbox entry is kept (``SyncedRecordStore/discardPendingChange(sequence:)`` drops it).
+    /// A write refused for its record — 422 (`recordRefused` by the server's rules, an invalid
+    /// record), 413, 400 `invalidRecordID` — is not an error: it is reported as a ``SyncRefusal``,
+    /// dropped from the outbox, and sync goes on.
     case writeRejected(status: Int, reason: String?, request: String)
     /// The server answered with a status the protocol does not use here, or kept failing (5xx,
     /// 429) after the retry policy's last attempt.

@@ -9,7 +9,8 @@ public struct SyncState: Sendable, Equatable {
     /// When the last sync (push and pull) finished without error, by this device's clock — for
     /// display only: nothing is ordered by it.
     public var lastSyncedAt: Date?
-    /// The error the last sync ended with; nil after a successful one.
+    /// The error the last sync ended with, whatever failed (a local database failure is
+    /// ``SyncError/database(detail:)``); nil after a successful one. A cancelled sync leaves it.
     public var lastError: SyncError?
     /// Whether the server asked for a full re-fetch (410) and where that stands.
     public var refetch: SyncRefetch = .none

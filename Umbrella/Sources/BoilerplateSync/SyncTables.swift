@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Storage
 
 /// The sync bookkeeping beside a record table, in the same SQLite database so that it commits
 /// with the records:
@@ -20,6 +21,7 @@ struct SyncTables: Sendable {
     let shadow: String
     let conflicts: String
     let seen: String
+    let refusals: String
     static let state = quote("boilerplate_sync")
 
     init(table: String) {
@@ -29,6 +31,7 @@ struct SyncTables: Sendable {
         shadow = Self.quote(table + "__shadow")
         conflicts = Self.quote(table + "__conflicts")
         seen = Self.quote(table + "__seen")
+        refusals = Self.quote(table + "__refusals")
     }
 
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -43,11 +46,15 @@ struct SyncTables: Sendable {
                 CREATE TABLE IF NOT EXISTS \(outbox) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
                     op TEXT NOT NULL, body BLOB, key TEXT NOT NULL, method TEXT, base INTEGER);
                 CREATE INDEX IF NOT EXISTS \(Self.quote(table + "__outbox_id")) ON \(outbox) (id, seq);
-                CREATE TABLE IF NOT EXISTS \(shadow) (id TEXT PRIMARY KEY NOT NULL, revision INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(shadow) (id TEXT PRIMARY KEY NOT NULL, revision INTEGER NOT NULL,
+                    body BLOB);
                 CREATE TABLE IF NOT EXISTS \(conflicts) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
                     kind TEXT NOT NULL, local BLOB, server BLOB, server_revision INTEGER, decision TEXT NOT NULL,
                     merged BLOB);
                 CREATE TABLE IF NOT EXISTS \(seen) (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(refusals) (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL,
+                    op TEXT NOT NULL, record BLOB, status INTEGER NOT NULL, reason TEXT, detail TEXT, field TEXT,
+                    outcome TEXT NOT NULL);
                 CREATE TABLE IF NOT EXISTS \(Self.state) (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                 """)
         try db.execute(
@@ -142,21 +149,65 @@ struct SyncTables: Sendable {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM \(shadow) WHERE id = ?"), arguments: [id])
     }
 
+    /// Stores the server's revision of `id` (the base of its next write); nil: the server has no
+    /// record `id`. The server's copy kept beside it is cleared: set it again with
+    /// ``setServerBody(of:to:in:)`` when changes of the record stay pending.
     func setServerRevision(of id: String, to revision: Int?, in db: Database) throws {
         if let revision {
             try db.cachedStatement(
-                sql:
-                    "INSERT INTO \(shadow) (id, revision) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET revision = excluded.revision"
+                sql: """
+                    INSERT INTO \(shadow) (id, revision) VALUES (?, ?)
+                    ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, body = NULL
+                    """
             ).execute(arguments: [id, revision])
         } else {
             try db.cachedStatement(sql: "DELETE FROM \(shadow) WHERE id = ?").execute(arguments: [id])
         }
     }
 
+    /// The server's copy of `id` at its shadow revision, kept while the record has pending
+    /// changes (what a refused write sets the record back to); nil when not kept.
+    func serverBody(of id: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT body FROM \(shadow) WHERE id = ?"), arguments: [id])
+    }
+
+    func setServerBody(of id: String, to body: Data?, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE \(shadow) SET body = ? WHERE id = ?").execute(arguments: [body, id])
+    }
+
+    /// Before the first pending change of `id`: keeps the local copy, which is then the server's
+    /// (a record with nothing pending holds what the server last sent), as the server's copy.
+    func keepServerCopy(of id: String, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE \(shadow) SET body = (SELECT body FROM \(records) WHERE id = ?1)
+                WHERE id = ?1 AND body IS NULL AND NOT EXISTS (SELECT 1 FROM \(outbox) WHERE id = ?1)
+                """
+        ).execute(arguments: [id])
+    }
+
     // MARK: Records
 
     func body(of id: String, in db: Database) throws -> Data? {
         try Data.fetchOne(db.cachedStatement(sql: "SELECT body FROM \(records) WHERE id = ?"), arguments: [id])
+    }
+
+    /// `record`, the server's copy at the server's revision, as sync stores it locally: at a
+    /// revision past the local copy's when the content differs, so that one local revision never
+    /// stands for two contents (a copy an editor read before is then refused as stale instead of
+    /// overwriting what sync stored). Nil when the local copy already holds this content: nothing
+    /// to store. The server's revision itself is kept in the shadow table, where bases come from.
+    func localCopy<Record: RevisionedRecord & Codable>(of record: Record, id: String, in db: Database) throws -> Record?
+    {
+        guard let stored = try body(of: id, in: db) else { return record }
+        let name = "\(db.description) (table \(table))"
+        let local = try RecordCoding.decode(Record.self, from: stored, in: name)
+        var same = record
+        same.revision = local.revision
+        if try RecordCoding.encode(same, in: name) == RecordCoding.encode(local, in: name) { return nil }
+        var revised = record
+        revised.revision = max(record.revision, local.revision + 1)
+        return revised
     }
 
     func exists(_ id: String, in db: Database) throws -> Bool {

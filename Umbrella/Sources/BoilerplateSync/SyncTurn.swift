@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs sync rounds one at a time, in the order they asked.
+/// Runs sync rounds one at a time: a round waits for the one in flight to finish.
 actor SyncTurn {
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []

@@ -4,8 +4,9 @@ import Serialization
 import Storage
 
 /// One change as the protocol writes it (v1): a feed entry, a write's answer, or a conflict's
-/// `current`. Decoded leniently here and checked by ``check(in:)``, so a malformed entry is a
-/// typed error naming what is wrong rather than a decoding failure.
+/// `current`. Decoded leniently here and checked by the engine (a page before it is applied, an
+/// answer before it is acknowledged), so a malformed entry is a typed error naming what is wrong
+/// rather than a decoding failure.
 struct WireEntry<Record: Decodable & Sendable>: Decodable, Sendable {
     var `protocol`: Int?
     var id: String
@@ -36,20 +37,15 @@ enum SyncWire {
     /// The longest cursor the protocol allows, in bytes.
     static let maximumCursorLength = 55
 
-    /// Whether `cursor` can be a cursor: 1–55 bytes of visible ASCII other than `&`, `#`, `%`,
-    /// `+` and space (a cursor goes into a query unescaped by the server's own format).
+    /// Whether `cursor` can be a cursor: 1–55 bytes of visible ASCII (`!` to `~`). The protocol
+    /// calls a cursor opaque text of at most 55 bytes, stored as given; this refuses what no
+    /// server would send (empty, too long, control characters, spaces, non-ASCII) and keeps every
+    /// visible character a server may use (base64's `+/=`, `&`, `%`, `#`): the query it is sent
+    /// back in is percent-encoded by Networking, so each arrives as given.
     static func isValidCursor(_ cursor: String) -> Bool {
         let bytes = Array(cursor.utf8)
         guard (1...maximumCursorLength).contains(bytes.count) else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                true
-            default: false
-            }
-        }
+        return bytes.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
     /// Decodes `data` as `T` with the records' own JSON reading (so `Versioned` records migrate),
@@ -73,15 +69,18 @@ enum SyncWire {
     }
 
     /// Text from a server shown in an error: at most 64 characters, control characters escaped.
-    static func shown(_ text: String) -> String {
+    static func shown(_ text: String) -> String { shown(text, limit: 64) }
+
+    /// Text from a server shown in an error: at most `limit` characters, control characters escaped.
+    static func shown(_ text: String, limit: Int) -> String {
         var result = ""
-        for scalar in text.unicodeScalars.prefix(64) {
+        for scalar in text.unicodeScalars.prefix(limit) {
             if scalar.value < 0x20 || scalar.value == 0x7F {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)
             }
         }
-        return text.unicodeScalars.count > 64 ? result + "…" : result
+        return text.unicodeScalars.count > limit ? result + "…" : result
     }
 }

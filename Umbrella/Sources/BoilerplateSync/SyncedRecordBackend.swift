@@ -51,6 +51,7 @@ where Record.ID: Codable & Sendable {
             // Whether each id exists as the batch goes: deleting a missing record queues nothing.
             var exists: [String: Bool] = [:]
             for change in queuedChanges {
+                try tables.keepServerCopy(of: change.id, in: db)
                 switch change.op {
                 case .save:
                     exists[change.id] = true

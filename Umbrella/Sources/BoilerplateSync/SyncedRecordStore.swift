@@ -114,11 +114,26 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    /// Drops a pending change the server refused for good (``SyncError/writeRejected(status:reason:request:)``).
-    /// The local record stays as it is; the next pull brings the server's copy when it changes.
+    /// Drops a pending change, unsent: for a change the app no longer wants sent, e.g. one that
+    /// stops every round with ``SyncError/writeRejected(status:reason:request:)``. The local
+    /// record stays as it is; the next pull brings the server's copy when it changes. (A write the
+    /// server refuses for good per record leaves the outbox by itself: ``SyncRefusal``.)
     public func discardPendingChange(sequence: Int64) async throws {
         try await backend.write(keepingRevisions: true) { [tables] db in
             try tables.remove(seq: sequence, in: db)
+            return []
+        }
+    }
+
+    /// Every write the server refused for good so far, oldest first (the store's refusal log).
+    public func refusals() async throws -> [SyncRefusal<Record>] {
+        try await read { db, tables in try RefusalLog.all(tables, in: db) }
+    }
+
+    /// Empties the refusal log (after the app has shown or handled what it holds).
+    public func clearRefusals() async throws {
+        try await backend.write(keepingRevisions: true) { [tables] db in
+            try db.execute(sql: "DELETE FROM \(tables.refusals)")
             return []
         }
     }
@@ -146,6 +161,8 @@ where Record.ID: Codable & Sendable {
         let tables = tables
         do {
             return try await backend.database.write { db in try body(db, tables) }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch let error as StorageError {
             throw error
         } catch let error as SyncError {
@@ -159,6 +176,8 @@ where Record.ID: Codable & Sendable {
         let tables = tables
         do {
             return try await backend.database.read { db in try body(db, tables) }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch let error as StorageError {
             throw error
         } catch let error as SyncError {

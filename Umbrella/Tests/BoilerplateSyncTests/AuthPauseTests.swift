@@ -1,8 +1,9 @@
-import BoilerplateSync
 import Foundation
 import Networking
 import Storage
 import Testing
+
+@testable import BoilerplateSync
 
 /// 401 and 403 pause sync with the outbox kept; new credentials and a resume continue.
 @Suite struct AuthPauseTests {
@@ -19,10 +20,13 @@ import Testing
                 #expect(a.engine.state.pendingCount == 1)
                 #expect(try await a.store.pendingCount() == 1)
                 #expect(try await server.notes().isEmpty)
-                // A paused engine's loop does not sync, however often it is woken.
+                // A paused engine's loop does not sync, however often it is woken: wait until it has
+                // seen the write's wake-up (its second pass), then check nothing was sent.
+                let requests = server.switches.requests
                 let loop = Task { await a.engine.run() }
                 try await a.store.insert(Note(id: "m", text: "also waiting"))
-                try await Task.sleep(for: .milliseconds(200))
+                try await waitUntil { a.engine.loopPasses >= 2 }
+                #expect(server.switches.requests == requests)
                 #expect(try await server.notes().isEmpty)
                 loop.cancel()
                 await loop.value
@@ -33,6 +37,28 @@ import Testing
                 #expect(a.engine.state.lastError == nil)
                 #expect(try await server.notes().keys.sorted() == ["m", "n"])
                 #expect(try await a.store.pendingCount() == 0)
+            }
+        }
+    }
+
+    /// The refresh token was revoked: the token provider fails after the 401, and that is a 401
+    /// too (pause, outbox kept), not an unreachable server to be retried at every write.
+    @Test func aFailedTokenRefreshPauses() async throws {
+        struct Revoked: Error {}
+        try await withServer { server in
+            try await withFolder { folder in
+                server.switches.requiredToken = "good"
+                let a = try Device.open("a", in: folder, server: server)
+                a.client.auth = .refresher(initialToken: "expired") { throw Revoked() }
+                try await a.store.insert(Note(id: "n", text: "waiting"))
+                await #expect(throws: SyncError.unauthorized(status: 401, request: "POST notes")) {
+                    try await a.engine.sync()
+                }
+                #expect(a.engine.state.pause == .unauthorized(status: 401))
+                #expect(try await a.store.pendingCount() == 1)
+                a.client.auth = .bearer("good")
+                try await a.engine.sync()
+                #expect(try await server.notes().keys.sorted() == ["n"])
             }
         }
     }

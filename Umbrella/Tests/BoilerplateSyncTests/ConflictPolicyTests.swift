@@ -39,7 +39,8 @@ import Testing
                 let final = Note(id: "n", text: "from b", revision: 2)
                 #expect(try await server.notes() == ["n": final])
                 #expect(try await a.notes() == ["n": final])
-                #expect(try await b.notes() == ["n": final])
+                // b's copy already had this content: its local revision (its edit's) stays.
+                #expect(try await b.notes() == ["n": Note(id: "n", text: "from b", revision: 1)])
                 let conflict = try #require(try await b.store.conflicts().first)
                 #expect(conflict.kind == .staleRevision)
                 #expect(conflict.decision == .keptLocal)
@@ -61,7 +62,8 @@ import Testing
                 let final = Note(id: "n", text: "kept", revision: 0)
                 #expect(try await server.notes() == ["n": final])
                 #expect(try await a.notes() == ["n": final])
-                #expect(try await b.notes() == ["n": final])
+                // b's copy already had this content: its local revision (its edit's) stays.
+                #expect(try await b.notes() == ["n": Note(id: "n", text: "kept", revision: 1)])
                 #expect(try await b.store.conflicts().map(\.kind) == [.recordMissing])
             }
         }
@@ -87,7 +89,8 @@ import Testing
                 try await b.engine.sync()
                 let final = Note(id: "n", text: "from b", revision: 2)
                 #expect(try await server.notes() == ["n": final])
-                #expect(try await b.notes() == ["n": final])
+                // b's copy already had this content: its local revision (its edit's) stays.
+                #expect(try await b.notes() == ["n": Note(id: "n", text: "from b", revision: 1)])
             }
         }
     }

@@ -25,7 +25,8 @@ import Testing
 
     static let hostile: [(name: String, body: String)] = [
         ("not JSON", "<html>502 Bad Gateway</html>"),
-        ("a cursor with a path in it", page("", next: "\"../../etc/passwd\"")),
+        ("a cursor with a space", page("", next: "\"c1 aaaa\"")),
+        ("an empty cursor", page("", next: "\"\"")),
         ("a 70-byte cursor", page("", next: "\"" + String(repeating: "c", count: 70) + "\"")),
         ("a cursor with a newline", page("", next: "\"c1.aa\\nbb\"")),
         ("no next cursor", #"{"protocol":1,"entries":[],"hasMore":false}"#),
@@ -53,6 +54,11 @@ import Testing
         ("an empty page that says more follow", #"{"protocol":1,"entries":[],"next":"c1.aaaa.2","hasMore":true}"#),
         // The cursor the client sends is the one the good page gave: this page would come back forever.
         ("more follow, but the cursor stays", page("", next: "\"c1.aaaa.1\"", hasMore: "true")),
+        // An empty page's next is the cursor sent: a moved one skips changes nobody saw.
+        (
+            "an empty last page that moves the cursor",
+            #"{"protocol":1,"entries":[],"next":"c1.aaaa.7","hasMore":false}"#
+        ),
     ]
 
     @Test func hostilePagesApplyNothing() async throws {

@@ -8,7 +8,9 @@ import Testing
     @Test(arguments: ServerDatabase.allCases)
     func idsWithPathAndControlCharactersRoundTrip(_ database: ServerDatabase) async throws {
         let ids = [
-            "../etc", "a/b", "with space", "line\nbreak", "%2F", "ü-ñ", "?q=1#x", String(repeating: "l", count: 300),
+            // "." and ".." are dot segments a URL resolves away unless escaped.
+            ".", "..", "...", "../etc", "a/b", "with space", "line\nbreak", "%2F", "ü-ñ", "?q=1#x",
+            String(repeating: "l", count: 300),
         ]
         try await withServer(database) { server in
             try await withFolder { folder in
@@ -29,27 +31,27 @@ import Testing
         }
     }
 
-    @Test func aWriteTheServerRefusesStaysPendingUntilDiscarded() async throws {
+    @Test func aRecordOverTheServersSizeLimitIsRefusedAndTheRestIsSent() async throws {
         try await withServer { server in
             try await withFolder { folder in
                 let a = try Device.open("a", in: folder, server: server)
+                let reports = a.engine.refusalReports()
                 // Over the server's 1 MiB body limit: 413 bodyTooLarge, which no retry fixes.
                 try await a.store.insert(Note(id: "huge", text: String(repeating: "x", count: 2 * 1024 * 1024)))
                 try await a.store.insert(Note(id: "small", text: "after it"))
-                await #expect {
-                    try await a.engine.sync()
-                } throws: { error in
-                    if case .writeRejected(413, _, _) = error as? SyncError { true } else { false }
-                }
-                // Changes are sent in order: the one after the refused one waits too.
-                #expect(try await server.notes().isEmpty)
-                let pending = try await a.store.pendingChanges()
-                #expect(pending.map(\.id) == ["huge", "small"])
-                try await a.store.discardPendingChange(sequence: pending[0].sequence)
                 try await a.engine.sync()
+                // Not head-of-line blocking: the change after the refused one is sent.
                 #expect(try await server.notes().keys.sorted() == ["small"])
-                // The refused record stays local: the app decides what to do with it.
-                #expect(try await a.store.records.fetch(id: "huge") != nil)
+                #expect(try await a.store.pendingCount() == 0)
+                var iterator = reports.makeAsyncIterator()
+                let refusal = try #require(await iterator.next())
+                #expect(refusal.id == "huge")
+                #expect(refusal.status == 413)
+                #expect(refusal.reason == "bodyTooLarge")
+                #expect(refusal.record?.text.count == 2 * 1024 * 1024)
+                #expect(refusal.outcome == .removedLocally)
+                #expect(try await a.store.records.fetch(id: "huge") == nil)
+                #expect(try await a.store.refusals().map(\.id) == ["huge"])
             }
         }
     }

@@ -1,7 +1,8 @@
-import BoilerplateSync
 import Foundation
 import Storage
 import Testing
+
+@testable import BoilerplateSync
 
 /// The loop syncs after each local write, and stops when told.
 @Suite struct LoopTests {
@@ -17,11 +18,12 @@ import Testing
                 try await a.store.update(Note(id: "w1", text: "two"))
                 try await waitUntil { try await server.notes()["w1"]?.text == "two" }
                 try await waitUntil { a.engine.state.pendingCount == 0 }
-                a.engine.stop()
-                // Stopped: a write stays pending.
-                try await Task.sleep(for: .milliseconds(100))
+                let loop = try #require(a.engine.stop())
+                await loop.value
+                // The loop has ended: a write stays pending (no timing involved).
+                let requests = server.switches.requests
                 try await a.store.insert(Note(id: "w2", text: "later"))
-                try await Task.sleep(for: .milliseconds(300))
+                #expect(server.switches.requests == requests)
                 #expect(try await server.notes()["w2"] == nil)
                 #expect(a.engine.state.pendingCount == 1)
             }

@@ -86,8 +86,10 @@ import Testing
                     configuration: SyncEngineConfiguration(retry: Device.quickRetry))
                 try await engine.sync()
                 #expect(try await server.notes().keys.sorted() == ["old1", "old2", "old3"])
-                // The server numbers revisions from 0; the local copies follow it.
-                #expect(try await store.records.fetchAll().map(\.revision) == [0, 0, 0])
+                // The server numbers revisions from 0; the local copies, whose content the server
+                // took unchanged, keep theirs (a local revision never goes back).
+                #expect(try await server.notes().values.map(\.revision) == [0, 0, 0])
+                #expect(try await store.records.fetchAll().map(\.revision) == [4, 4, 4])
             }
         }
     }

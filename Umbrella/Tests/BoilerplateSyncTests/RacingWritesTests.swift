@@ -41,4 +41,22 @@ import Testing
             }
         }
     }
+
+    @Test func twoSyncCallsAtOnceSendEachChangeOnce() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let a = try Device.open("a", in: folder, server: server)
+                for index in 1...20 { try await a.store.insert(Note(id: "n\(index)", text: "x")) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await a.engine.sync() }
+                    group.addTask { try await a.engine.sync() }
+                    try await group.waitForAll()
+                }
+                // Rounds run one at a time: 20 creates, then one feed read per round.
+                #expect(server.switches.requests == 22)
+                #expect(try await server.notes().count == 20)
+                #expect(a.engine.state.pendingCount == 0)
+            }
+        }
+    }
 }

@@ -22,7 +22,8 @@ import Testing
                 try await b.engine.sync()
                 let winner = Note(id: "n", text: "from a", revision: 1)
                 #expect(try await server.notes() == ["n": winner])
-                #expect(try await b.notes() == ["n": winner])
+                // Past b's own edit (revision 1), so a copy of that edit is stale locally.
+                #expect(try await b.notes() == ["n": Note(id: "n", text: "from a", revision: 2)])
                 #expect(b.engine.state.pendingCount == 0)
                 let logged = try await b.store.conflicts()
                 #expect(logged.count == 1)
@@ -75,13 +76,36 @@ import Testing
                 try await b.store.update(Note(id: "n", text: "from b"))
                 try await b.engine.pull()
                 let winner = Note(id: "n", text: "from a", revision: 1)
-                #expect(try await b.notes() == ["n": winner])
+                // Past b's own edit (revision 1), so a copy of that edit is stale locally.
+                #expect(try await b.notes() == ["n": Note(id: "n", text: "from a", revision: 2)])
                 #expect(try await b.store.pendingCount() == 0)
                 let conflict = try #require(try await b.store.conflicts().first)
                 #expect(conflict.kind == .remoteChange)
                 #expect(conflict.local?.text == "from b")
                 #expect(conflict.server == winner)
                 #expect(conflict.decision == .keptServer)
+            }
+        }
+    }
+
+    @Test func aDeletionBothSidesMadeIsNoConflict() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let a = try Device.open("a", in: folder, server: server)
+                let b = try Device.open("b", in: folder, server: server)
+                try await a.store.insert(Note(id: "n", text: "base"))
+                try await a.engine.sync()
+                try await b.engine.sync()
+                try await a.store.delete(id: "n")
+                try await a.engine.sync()
+                // b deletes it too, and its pull meets a's tombstone before its push: they agree.
+                try await b.store.delete(id: "n")
+                try await b.engine.pull()
+                #expect(try await b.store.conflicts().isEmpty)
+                #expect(try await b.store.pendingCount() == 0)
+                #expect(try await b.notes().isEmpty)
+                try await b.engine.sync()
+                #expect(try await server.notes().isEmpty)
             }
         }
     }

@@ -136,10 +136,11 @@ func withFolder(_ body: (URL) async throws -> Void) async throws {
 }
 
 /// Runs `body` with a real sync server for `notes` on 127.0.0.1 over `database`, plus any
-/// `extra` routes (hostile pages), shut down afterwards.
+/// `extra` routes (hostile pages) and the server's own rules (`validate`), shut down afterwards.
 func withServer(
     _ database: ServerDatabase = .sqlite, prefix: String? = nil,
     extra: (@Sendable (Router<BasicRequestContext>) -> Void)? = nil,
+    validate: (@Sendable (SyncWrite<Note>) async throws -> Void)? = nil,
     _ body: @Sendable (TestServer) async throws -> Void
 ) async throws {
     switch database {
@@ -147,13 +148,13 @@ func withServer(
         try await withFolder { folder in
             let store = try RecordStore<Note>(
                 sqlite: folder.appendingPathComponent("server.sqlite"), table: "notes", changeFeed: true)
-            try await serve(store, prefix: prefix, extra: extra, body)
+            try await serve(store, prefix: prefix, extra: extra, validate: validate, body)
         }
     case .postgres:
         try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<Note>(url: server.url, table: "notes", changeFeed: true)
             do {
-                try await serve(RecordStore(backend: backend), prefix: prefix, extra: extra, body)
+                try await serve(RecordStore(backend: backend), prefix: prefix, extra: extra, validate: validate, body)
             } catch {
                 try? await backend.shutdown()
                 throw error
@@ -165,9 +166,10 @@ func withServer(
 
 private func serve(
     _ store: RecordStore<Note>, prefix: String?, extra: (@Sendable (Router<BasicRequestContext>) -> Void)?,
+    validate: (@Sendable (SyncWrite<Note>) async throws -> Void)?,
     _ body: @Sendable (TestServer) async throws -> Void
 ) async throws {
-    let routes = try await SyncRoutes(store: store, path: "notes")
+    let routes = try await SyncRoutes(store: store, path: "notes", validate: validate)
     let switches = ServerSwitches()
     let router = Router()
     router.add(middleware: TestGate(switches: switches))
@@ -219,6 +221,13 @@ struct Device: Sendable {
     /// The device's records by id.
     func notes() async throws -> [String: Note] {
         Dictionary(uniqueKeysWithValues: try await store.records.fetchAll().map { ($0.id, $0) })
+    }
+}
+
+/// The server's rule the refusal tests use: a note's text must not be blank.
+@Sendable func refuseBlankText(_ write: SyncWrite<Note>) throws {
+    if let note = write.record, note.text.allSatisfy(\.isWhitespace) {
+        throw SyncWriteRefused("The field 'text' must not be blank.", field: "text")
     }
 }
 
