@@ -236,9 +236,18 @@ struct SyncConvergencePropertyTests {
         let writes = devices.flatMap { ServerWrite.all(in: $0.proxy, device: $0.name) }
         let shown = { writes.map(\.description).joined(separator: "\n") }
 
-        // 1. Every replica equals the server.
+        // 1. Every replica equals the server: the same records with the same contents, each
+        // known at the server's revision (a replica's own revisions only go up, apart from them).
+        let serverContents = onServer.mapValues { note in
+            var note = note
+            note.revision = 0
+            return note
+        }
         for device in devices {
-            #expect(try await device.notes() == onServer, "\(label): \(device.name) differs from the server")
+            #expect(try await device.contents() == serverContents, "\(label): \(device.name) differs from the server")
+            #expect(
+                try await device.knownServerRevisions() == onServer.mapValues(\.revision),
+                "\(label): \(device.name) knows other revisions than the server's")
         }
 
         // The server only refused conflicts: no malformed request, no key reused, no failure.

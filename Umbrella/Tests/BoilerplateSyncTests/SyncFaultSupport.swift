@@ -1,9 +1,10 @@
-import BoilerplateSync
 import Foundation
 import Networking
 import NetworkingTesting
 import Storage
 import Testing
+
+@testable import BoilerplateSync
 
 /// A device whose requests go through its own `FaultProxy` in front of the sync server: its
 /// database file, its proxy, and — while the app "runs" — its store and engine.
@@ -78,6 +79,27 @@ final class ProxiedDevice {
     /// The device's records by id.
     func notes() async throws -> [String: Note] {
         Dictionary(uniqueKeysWithValues: try await store.records.fetchAll().map { ($0.id, $0) })
+    }
+
+    /// The device's records with their revisions cleared: a replica's revision is its own (it
+    /// only goes up, so an editor's old copy is refused), and the server's is kept apart.
+    func contents() async throws -> [String: Note] {
+        try await notes().mapValues { note in
+            var note = note
+            note.revision = 0
+            return note
+        }
+    }
+
+    /// The server's revision of each of the device's records, as the device last heard it: the
+    /// base its next write of the record is sent on.
+    func knownServerRevisions() async throws -> [String: Int] {
+        let ids = Array(try await notes().keys)
+        return try await store.read { db, tables in
+            var revisions: [String: Int] = [:]
+            for id in ids { revisions[id] = try tables.serverRevision(of: id, in: db) }
+            return revisions
+        }
     }
 
     func stop() async {
