@@ -115,7 +115,9 @@ struct FaultProxyFaultTests {
 
     @Test("a delayed request reaches the upstream after the client gave up on it")
     func delayOutlivesTheClient() async throws {
-        try await ProxiedServer.with(plan: .script([.delay(.seconds(2))])) { fixture throws in
+        // The delay must outlast the client's giving up (a cancel and its error, local to the
+        // test process); 5 s leaves room for a loaded machine without making the test slow.
+        try await ProxiedServer.with(plan: .script([.delay(.seconds(5))])) { fixture throws in
             let log = Counter.Log()
             await fixture.server.route("PUT /api/notes/*") { _ in
                 log.append("upstream got it")
@@ -136,7 +138,9 @@ struct FaultProxyFaultTests {
 
     @Test("a delayed answer: the write is committed while the client gives up waiting")
     func delayAnswer() async throws {
-        try await ProxiedServer.with(plan: .script([.delayAnswer(.seconds(10))])) { fixture throws in
+        // The answer is held far longer than the test runs: the client gives up and the proxy's stop
+        // ends the hold, so the length costs nothing and a loaded machine cannot outrun it.
+        try await ProxiedServer.with(plan: .script([.delayAnswer(.seconds(600))])) { fixture throws in
             await fixture.server.route("PUT /api/notes/*", reply: .status(201))
             let call = Task { try await fixture.client.send(Self.put("Milk")) }
             #expect(try await eventually { fixture.proxy.exchanges.first?.upstreamStatuses == [201] })
@@ -149,7 +153,10 @@ struct FaultProxyFaultTests {
 
     @Test("a reordered answer is held until the answer to a later request has gone out")
     func reorder() async throws {
-        try await ProxiedServer.with(plan: .script([.reorder])) { fixture throws in
+        // The hold ends on the positive event (the later answer going out), never on its limit: the
+        // default 2 s is shorter than a loaded machine can take to pass the second request through.
+        let options = FaultProxy.Options(reorderHold: .seconds(600))
+        try await ProxiedServer.with(plan: .script([.reorder]), options: options) { fixture throws in
             await fixture.server.route("GET /api/notes/*") { request in .text(request.path) }
             let log = Counter.Log()
             let first = Task {
