@@ -247,7 +247,7 @@ public final class FaultProxy: Sendable {
         plan: FaultPlan = .passThrough, options: Options = Options()
     ) async throws -> FaultProxy {
         _ = try sockaddr_in.inet(ip4: upstreamHost, port: upstreamPort)
-        let pool: any AsyncSocketPool = SocketPool.make()
+        let pool = makeSocketPool()
         try await pool.prepare()
         let poolTask = Task { try await pool.run() }
         let listener: Socket
