@@ -1,3 +1,4 @@
+import FlyingSocks
 import Foundation
 import Networking
 import NetworkingTesting
@@ -232,6 +233,16 @@ struct FaultProxyFaultTests {
     func upstreamDown() async throws {
         try await ProxiedServer.with { fixture throws in
             await fixture.server.stop()
+            // The stopped server's port is free again, and another test's server in this process may
+            // be given it; a socket bound to a port but not listening keeps that port refusing.
+            let down = try Socket(domain: Int32(AF_INET), type: .stream)
+            defer { try? down.close() }
+            try down.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
+            guard case .ip4(_, let downPort) = try down.sockname() else {
+                Issue.record("no IPv4 port")
+                return
+            }
+            fixture.proxy.upstreamPort = downPort
             let error = await Self.failure(fixture.client, HTTPRequest(path: "notes"))
             #expect(error?.status == 502)
             guard case .upstreamFailed = fixture.proxy.exchanges.first?.outcome else {
