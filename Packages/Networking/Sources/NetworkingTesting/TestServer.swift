@@ -60,7 +60,8 @@ public final class TestServer: Sendable {
     /// - Throws: the socket error when the address cannot be bound, or `URLError(.cannotConnectToHost)`
     ///   when the server does not report an IPv4 address.
     public static func start(host: String = "127.0.0.1", port: UInt16 = 0) async throws -> TestServer {
-        let server = HTTPServer(address: try .inet(ip4: host, port: port), timeout: 30, logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: host, port: port), timeout: 30, pool: makeSocketPool(), logger: .disabled)
         let runner = Task { try await server.run() }
         // A hang guard, not a timing check: FlyingFox's default of 5 s is too short on a loaded machine.
         do {
@@ -145,4 +146,19 @@ public func withServer<T>(
         await server.stop()
         throw error
     }
+}
+
+/// The socket pool for a ``TestServer`` or a ``FaultProxy``. On Linux, FlyingSocks' default epoll
+/// pool never closes its wake-up eventfd, so every server or proxy started leaked a descriptor:
+/// about 1,400 over a run of the whole unit set, and with that many entries in /proc/self/fd,
+/// Foundation's `Process.run()` crashed in a memcpy (its scan of /proc/self/fd over-reads a
+/// directory entry, swift-corelibs-foundation PR #5472; seen in a CI-like run while
+/// PostgresTestServer launched a program). The poll pool opens no descriptor of its own; it waits
+/// at most 10 ms at a time on its dispatch queue, never on a Swift-concurrency thread.
+func makeSocketPool() -> any AsyncSocketPool {
+    #if os(Linux)
+        SocketPool<Poll>.poll()
+    #else
+        SocketPool.make()
+    #endif
 }

@@ -1,3 +1,4 @@
+import FlyingSocks
 import Foundation
 import Networking
 import NetworkingTesting
@@ -115,7 +116,9 @@ struct FaultProxyFaultTests {
 
     @Test("a delayed request reaches the upstream after the client gave up on it")
     func delayOutlivesTheClient() async throws {
-        try await ProxiedServer.with(plan: .script([.delay(.seconds(2))])) { fixture throws in
+        // The delay must outlast the client's giving up (a cancel and its error, local to the
+        // test process); 5 s leaves room for a loaded machine without making the test slow.
+        try await ProxiedServer.with(plan: .script([.delay(.seconds(5))])) { fixture throws in
             let log = Counter.Log()
             await fixture.server.route("PUT /api/notes/*") { _ in
                 log.append("upstream got it")
@@ -136,7 +139,9 @@ struct FaultProxyFaultTests {
 
     @Test("a delayed answer: the write is committed while the client gives up waiting")
     func delayAnswer() async throws {
-        try await ProxiedServer.with(plan: .script([.delayAnswer(.seconds(10))])) { fixture throws in
+        // The answer is held far longer than the test runs: the client gives up and the proxy's stop
+        // ends the hold, so the length costs nothing and a loaded machine cannot outrun it.
+        try await ProxiedServer.with(plan: .script([.delayAnswer(.seconds(600))])) { fixture throws in
             await fixture.server.route("PUT /api/notes/*", reply: .status(201))
             let call = Task { try await fixture.client.send(Self.put("Milk")) }
             #expect(try await eventually { fixture.proxy.exchanges.first?.upstreamStatuses == [201] })
@@ -149,7 +154,10 @@ struct FaultProxyFaultTests {
 
     @Test("a reordered answer is held until the answer to a later request has gone out")
     func reorder() async throws {
-        try await ProxiedServer.with(plan: .script([.reorder])) { fixture throws in
+        // The hold ends on the positive event (the later answer going out), never on its limit: the
+        // default 2 s is shorter than a loaded machine can take to pass the second request through.
+        let options = FaultProxy.Options(reorderHold: .seconds(600))
+        try await ProxiedServer.with(plan: .script([.reorder]), options: options) { fixture throws in
             await fixture.server.route("GET /api/notes/*") { request in .text(request.path) }
             let log = Counter.Log()
             let first = Task {
@@ -225,6 +233,16 @@ struct FaultProxyFaultTests {
     func upstreamDown() async throws {
         try await ProxiedServer.with { fixture throws in
             await fixture.server.stop()
+            // The stopped server's port is free again, and another test's server in this process may
+            // be given it; a socket bound to a port but not listening keeps that port refusing.
+            let down = try Socket(domain: Int32(AF_INET), type: .stream)
+            defer { try? down.close() }
+            try down.bind(to: sockaddr_in.inet(ip4: "127.0.0.1", port: 0))
+            guard case .ip4(_, let downPort) = try down.sockname() else {
+                Issue.record("no IPv4 port")
+                return
+            }
+            fixture.proxy.upstreamPort = downPort
             let error = await Self.failure(fixture.client, HTTPRequest(path: "notes"))
             #expect(error?.status == 502)
             guard case .upstreamFailed = fixture.proxy.exchanges.first?.outcome else {

@@ -247,14 +247,14 @@ public final class FaultProxy: Sendable {
         plan: FaultPlan = .passThrough, options: Options = Options()
     ) async throws -> FaultProxy {
         _ = try sockaddr_in.inet(ip4: upstreamHost, port: upstreamPort)
-        let pool: any AsyncSocketPool = SocketPool.make()
+        let pool = makeSocketPool()
         try await pool.prepare()
         let poolTask = Task { try await pool.run() }
         let listener: Socket
         let port: UInt16
         do {
             listener = try listeningSocket(host: host, port: 0)
-            guard case .ip4(_, let boundPort) = try listener.sockname() else {
+            guard case .ip4(_, let boundPort) = try? listener.sockname() else {
                 try? listener.close()
                 throw SocketError.unsupportedAddress
             }
@@ -325,12 +325,15 @@ public final class FaultProxy: Sendable {
             // So the port can be bound again after refuseConnections() while old connections linger.
             try socket.setValue(true, for: .localAddressReuse)
             try socket.bind(to: sockaddr_in.inet(ip4: host, port: port))
-            try socket.listen()
-            return socket
         } catch {
             try? socket.close()
             throw error
         }
+        // Not closed here when it fails: FlyingSocks' `listen()` closes the socket itself, and
+        // `Socket.close()` does not remember it was closed, so a second close would close whatever
+        // socket (of this proxy's pool, or another's in the same process) was given that number since.
+        try socket.listen()
+        return socket
     }
 
     private func startAccepting(on listener: Socket) throws {
