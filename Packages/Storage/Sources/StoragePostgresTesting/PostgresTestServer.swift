@@ -19,8 +19,8 @@ import Foundation
 ///
 /// The server is tuned for tests, not for data: authentication is `trust` for the user
 /// `boiler`, it listens on loopback only, and `fsync` is off. It runs as a direct child rather
-/// than through `pg_ctl start`: Foundation's `Process` notices a child's exit only once every
-/// descendant has closed an inherited descriptor, and a daemon started by `pg_ctl` never does.
+/// than through `pg_ctl start`, so its exit is the exit of the process this server watches. The
+/// programs start through `posix_spawn` rather than Foundation's `Process` (see `ChildProcess`).
 ///
 /// PostgreSQL refuses to run as root. When the tests run as root, the server runs as the
 /// unprivileged system user `boilerpg` (created with `useradd` if missing), which owns its
@@ -35,8 +35,7 @@ public final class PostgresTestServer: Sendable {
     public let binaries: URL
     /// The user the server runs as when the tests run as root (`boilerpg`), else nil.
     public let systemUser: String?
-    private let server: Process
-    private let exited = ExitSignal()
+    private let server = ServerProcess()
 
     /// The user that owns the database and connects without a password.
     public static let user = "boiler"
@@ -95,7 +94,6 @@ public final class PostgresTestServer: Sendable {
         self.port = port
         self.binaries = binaries
         self.systemUser = systemUser
-        self.server = Process()
     }
 
     /// Creates a cluster in a new temporary folder, starts it and creates the database; call
@@ -180,29 +178,30 @@ public final class PostgresTestServer: Sendable {
         let logFile = folder.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: logFile)
+        defer { try? logHandle.close() }
         let postgres = binaries.appendingPathComponent("postgres").path
-        server.executableURL = URL(fileURLWithPath: systemUser == nil ? postgres : "/usr/bin/setpriv")
-        server.arguments = systemUser.map { Self.dropPrivileges($0) + [postgres] + options } ?? options
-        server.standardOutput = logHandle
-        server.standardError = logHandle
-        server.standardInput = FileHandle.nullDevice
-        server.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        let exited = exited
-        server.terminationHandler = { _ in exited.signal() }
-        try server.run()
-        try? logHandle.close()
+        server.watch(
+            try ChildProcess.spawn(
+                systemUser == nil ? postgres : "/usr/bin/setpriv",
+                systemUser.map { Self.dropPrivileges($0) + [postgres] + options } ?? options,
+                output: logHandle.fileDescriptor))
         // Ready when it accepts connections; pg_isready exits at once and leaves no descendants.
         // Both ask through the unix socket in this server's own folder, never the TCP port: while
         // this server is still starting, or after it failed to bind the port, another test's
         // server may be listening there, and a probe of the port would take that one for this one
         // (createdb then failed with "database already exists"). A server that cannot bind its
         // TCP address exits, so once the socket answers, the port is this server's too.
+        // No probe is started before the socket exists: each is a process, and a loaded test run
+        // starts many servers at once.
+        let socket = folder.appendingPathComponent(".s.PGSQL.\(port)").path
         var ready = false
         for _ in 0..<600 where !ready && server.isRunning {
-            let probe = try await Self.run(
-                binaries.appendingPathComponent("pg_isready").path, ["-h", folder.path, "-p", "\(port)", "-q"],
-                check: false)
-            ready = probe == 0
+            if FileManager.default.fileExists(atPath: socket) {
+                let probe = try await Self.run(
+                    binaries.appendingPathComponent("pg_isready").path, ["-h", folder.path, "-p", "\(port)", "-q"],
+                    check: false)
+                ready = probe == 0
+            }
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         guard ready else { throw PostgresTestServerError.failed(step: "postgres", output: log(last: 4_000)) }
@@ -216,7 +215,7 @@ public final class PostgresTestServer: Sendable {
             _ = try? await runAsOwner(
                 "pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
                 check: false)
-            await exited.wait()
+            await server.exited()
         }
         try? FileManager.default.removeItem(at: folder)
     }
@@ -245,7 +244,7 @@ public final class PostgresTestServer: Sendable {
         // nothing with libdispatch, whose read sources (behind readabilityHandler) can crash the
         // process on Linux when torn down (swift-corelibs-libdispatch#949).
         let (status, output): (Int32, Data) = try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runWaiting(path, arguments) }) }.start()
+            Thread { continuation.resume(with: Result { try ChildProcess.runWaiting(path, arguments) }) }.start()
         }
         if check, status != 0 {
             throw PostgresTestServerError.failed(
@@ -253,24 +252,6 @@ public final class PostgresTestServer: Sendable {
                 output: String(decoding: output, as: UTF8.self))
         }
         return status
-    }
-
-    /// ``run(_:_:check:)`` on the calling thread, which it blocks until the program exits.
-    private static func runWaiting(_ path: String, _ arguments: [String]) throws -> (Int32, Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        // Read to the end before waiting: a program that writes more than a pipe holds would
-        // otherwise wait forever.
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 
     /// `setpriv` arguments that run the rest of the command line as `user`. `setpriv` execs the
@@ -334,30 +315,45 @@ public enum PostgresTestServerError: Error, CustomStringConvertible, Sendable, E
     }
 }
 
-/// A one-shot signal a task can await: the server process's exit.
-final class ExitSignal: @unchecked Sendable {
+/// The `postgres` child: whether it runs, and a wait for its exit.
+final class ServerProcess: @unchecked Sendable {
     // @unchecked: state is only touched under `lock`.
     private let lock = NSLock()
+    private var started = false
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func signal() {
+    /// Whether the child was started and has not exited.
+    var isRunning: Bool { lock.withLock { started && !done } }
+
+    /// Watches `child` until it exits, on a thread of its own that blocks in `waitpid` (never a
+    /// thread of Swift concurrency), and reaps it.
+    func watch(_ child: ChildProcess) {
+        lock.withLock { started = true }
+        Thread { [self] in
+            _ = child.waitForExit()
+            finish()
+        }.start()
+    }
+
+    /// Returns once the child has exited (at once when it was never started).
+    func exited() async {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock { () -> Bool in
+                if done || !started { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func finish() {
         let pending = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             done = true
             defer { waiters = [] }
             return waiters
         }
         for waiter in pending { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = lock.withLock { () -> Bool in
-                if done { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
     }
 }
