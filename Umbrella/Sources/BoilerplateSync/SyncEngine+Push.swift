@@ -142,12 +142,12 @@ extension SyncEngine {
     /// later change of the record waits, the server's copy — in one transaction.
     private func applyAcknowledgement(_ entry: OutboxEntry, answer: WireEntry<Record>) async throws {
         let tables = store.tables
-        let pending = Locked(0)
+        let pending = Locked(PendingReading(count: 0, order: 0))
         try await store.backend.write(keepingRevisions: true) { db in
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             try tables.remove(seq: entry.seq, in: db)
             try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
-            pending.value = try tables.pendingCount(in: db)
+            pending.value = try tables.pendingReading(in: db)
             guard let record = answer.record else { return [] }
             if try tables.hasPending(id: entry.id, in: db) {
                 // A later change waits: keep the server's copy, in case that change is refused.
@@ -158,7 +158,7 @@ extension SyncEngine {
             guard let copy = try tables.localCopy(of: record, id: entry.id, in: db) else { return [] }
             return [.save(copy)]
         }
-        update { $0.pendingCount = pending.value }
+        show(pending.value)
     }
 
     /// The problem body of an answer, when it is a JSON object.
@@ -179,17 +179,17 @@ extension SyncEngine {
         let recordID = RecordIDText.parse(entry.id, as: Record.ID.self)
         let tables = store.tables
         let reports = Locked<SyncRefusal<Record>?>(nil)
-        let pending = Locked(0)
+        let pending = Locked(PendingReading(count: 0, order: 0))
         try await store.backend.write(keepingRevisions: true) { db in
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             let (changes, report) = try RefusalLog.refuse(
                 entry, recordID: recordID, as: Record.self, status: status, reason: reason, detail: detail,
                 field: field, tables: tables, in: db)
             reports.value = report
-            pending.value = try tables.pendingCount(in: db)
+            pending.value = try tables.pendingReading(in: db)
             return changes
         }
-        update { $0.pendingCount = pending.value }
+        show(pending.value)
         if let refusal = reports.value { report(refusal) }
     }
 
@@ -247,16 +247,16 @@ extension SyncEngine {
         let tables = store.tables
         let policy = configuration.conflictPolicy
         let reports = Locked<[SyncConflict<Record>]>([])
-        let pending = Locked(0)
+        let pending = Locked(PendingReading(count: 0, order: 0))
         try await store.backend.write(keepingRevisions: true) { db in
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             let (changes, report) = try ConflictLog.resolve(
                 id: entry.id, recordID: recordID, kind: kind, server: server, policy: policy, tables: tables, in: db)
             reports.value = [report]
-            pending.value = try tables.pendingCount(in: db)
+            pending.value = try tables.pendingReading(in: db)
             return changes
         }
-        update { $0.pendingCount = pending.value }
+        show(pending.value)
         report(reports.value)
     }
 

@@ -44,6 +44,8 @@ where Record.ID: Codable & Sendable {
     private let registrar = ObservationRegistrar()
     private let lock = NSLock()
     private var current = SyncState()
+    /// The place of the outbox size ``state`` shows (``PendingReading/order``).
+    private var shownPendingOrder: UInt64 = 0
     private var loop: Task<Void, Never>?
     /// How many times the loop has decided whether to sync (a round, or none while paused): lets
     /// tests wait for the loop to have seen a wake-up instead of sleeping.
@@ -67,7 +69,7 @@ where Record.ID: Codable & Sendable {
         let wakeUp = wakeUp
         let box = WeakBox<SyncEngine>()
         writeToken = store.localWrites.add { pending in
-            box.value?.update { $0.pendingCount = pending }
+            box.value?.show(pending)
             wakeUp.signal()
         }
         box.value = self
@@ -96,16 +98,26 @@ where Record.ID: Codable & Sendable {
         }
     }
 
+    /// Shows `pending` unless a later transaction's size is already shown: sizes are read in the
+    /// store's order but reach the engine from several tasks, in any order.
+    func show(_ pending: PendingReading) {
+        registrar.withMutation(of: self, keyPath: \.state) {
+            lock.withLock {
+                guard pending.order > shownPendingOrder else { return }
+                shownPendingOrder = pending.order
+                current.pendingCount = pending.count
+            }
+        }
+    }
+
     /// Reads the pending count and re-fetch state from the database into ``state`` (the engine
     /// keeps them current itself after its first sync or local write).
     public func refresh() async throws {
         let (pending, refetch) = try await store.read { db, tables in
-            (try tables.pendingCount(in: db), try tables.value(tables.refetchName, in: db))
+            (try tables.pendingReading(in: db), try tables.value(tables.refetchName, in: db))
         }
-        update { state in
-            state.pendingCount = pending
-            state.refetch = Self.refetch(refetch)
-        }
+        update { $0.refetch = Self.refetch(refetch) }
+        show(pending)
     }
 
     static func refetch(_ stored: String?) -> SyncRefetch {
@@ -190,19 +202,25 @@ where Record.ID: Codable & Sendable {
     /// task is cancelled. Failed rounds are in ``state``; a paused engine waits for ``resume()``.
     /// Run it in a task group or a task of its own, once per engine.
     public func run() async {
+        var delay = LoopDelay(configuration)
         while !Task.isCancelled {
-            await pass()
+            let failed = await pass()
             if Task.isCancelled { return }
-            await wakeUp.wait(upTo: configuration.interval)
+            await wakeUp.wait(upTo: delay.after(failed: failed))
         }
     }
 
-    /// One turn of the loop: a round unless paused.
-    private func pass() async {
-        if !state.isPaused {
-            _ = try? await turn.run { try await self.round(clearingPause: false) }
+    /// One turn of the loop: a round unless paused. Whether the round failed (a pause or a
+    /// cancellation is not a failure).
+    private func pass() async -> Bool {
+        defer { lock.withLock { passes += 1 } }
+        guard !state.isPaused else { return false }
+        do {
+            try await turn.run { try await self.round(clearingPause: false) }
+            return false
+        } catch {
+            return !(error is CancellationError) && !state.isPaused
         }
-        lock.withLock { passes += 1 }
     }
 
     /// Starts the loop of ``run()`` in a task of its own (if not already running); ``stop()``
@@ -212,22 +230,23 @@ where Record.ID: Codable & Sendable {
         lock.withLock {
             guard loop == nil else { return }
             let wakeUp = wakeUp
-            let interval = configuration.interval
+            let configuration = configuration
             loop = Task { [weak self] in
+                var delay = LoopDelay(configuration)
                 while !Task.isCancelled {
-                    guard await Self.pass(of: self) else { return }
+                    guard let failed = await Self.pass(of: self) else { return }
                     if Task.isCancelled { return }
-                    await wakeUp.wait(upTo: interval)
+                    await wakeUp.wait(upTo: delay.after(failed: failed))
                 }
             }
         }
     }
 
-    /// Runs a pass of `engine` if it is still alive (the strong reference lasts for the call only).
-    private static func pass(of engine: SyncEngine?) async -> Bool {
-        guard let engine else { return false }
-        await engine.pass()
-        return true
+    /// Runs a pass of `engine` if it is still alive (the strong reference lasts for the call
+    /// only): whether its round failed, nil when the engine is gone.
+    private static func pass(of engine: SyncEngine?) async -> Bool? {
+        guard let engine else { return nil }
+        return await engine.pass()
     }
 
     /// Stops the loop ``start()`` began; a round in flight is cancelled between requests.
@@ -254,12 +273,12 @@ where Record.ID: Codable & Sendable {
             // A conflict the pull decided for the local side queued a change: send it now, so a
             // round leaves nothing behind that it could send.
             if try await store.pendingCount() > 0 { try await push() }
-            let pending = try await store.pendingCount()
+            let pending = try await store.pendingReading()
+            show(pending)
             update { state in
                 state.isSyncing = false
                 state.lastError = nil
                 state.lastSyncedAt = Date()
-                state.pendingCount = pending
             }
         } catch {
             // A cancelled round is not a failure: it stays a CancellationError (also when the
@@ -272,10 +291,9 @@ where Record.ID: Codable & Sendable {
             } else {
                 failure = .database(detail: error.localizedDescription)
             }
-            let pending = failure == nil ? nil : try? await store.pendingCount()
+            if failure != nil, let pending = try? await store.pendingReading() { show(pending) }
             update { state in
                 state.isSyncing = false
-                if let pending { state.pendingCount = pending }
                 guard let failure else { return }
                 state.lastError = failure
                 switch failure {

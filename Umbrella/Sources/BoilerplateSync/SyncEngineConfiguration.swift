@@ -9,6 +9,11 @@ public struct SyncEngineConfiguration<Record: Sendable>: Sendable {
     public var pageSize: Int
     /// How long the loop (``SyncEngine/run()``) waits between syncs when nothing is written locally.
     public var interval: Duration
+    /// How long the loop waits after a failed round (a network failure, 5xx after the retries, a
+    /// corrupt page) before it tries again, doubled after each further failure and never longer
+    /// than ``interval``; a good round resets it. A pause is not a failure: it waits for
+    /// ``SyncEngine/resume()``.
+    public var failureBackoff: Duration
     /// How each request is retried: network failures, 5xx and 429 (honouring `Retry-After`).
     /// Writes are retried too (`retriesNonIdempotent`): their idempotency key makes a retry safe.
     public var retry: RetryPolicy
@@ -21,11 +26,12 @@ public struct SyncEngineConfiguration<Record: Sendable>: Sendable {
     public init(
         conflictPolicy: SyncConflictPolicy<Record> = .serverWins, pageSize: Int = 500,
         interval: Duration = .seconds(60), retry: RetryPolicy = SyncEngineConfiguration.defaultRetry,
-        maximumPageBytes: Int = 32 * 1024 * 1024
+        maximumPageBytes: Int = 32 * 1024 * 1024, failureBackoff: Duration = .seconds(1)
     ) {
         self.conflictPolicy = conflictPolicy
         self.pageSize = max(1, pageSize)
         self.interval = interval
+        self.failureBackoff = max(.milliseconds(1), failureBackoff)
         self.retry = retry
         self.maximumPageBytes = maximumPageBytes
     }

@@ -34,6 +34,11 @@ struct SyncTables: Sendable {
         refusals = Self.quote(table + "__refusals")
     }
 
+    /// Numbers the outbox sizes the store's transactions read. They run one at a time on its
+    /// queue, so the numbers follow their order, and an engine shows the newest size rather than
+    /// the last to reach it.
+    private let readings = Locked<UInt64>(0)
+
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// Creates the tables when missing, and the client id when the database has none. A table
@@ -101,6 +106,12 @@ struct SyncTables: Sendable {
 
     func pendingCount(in db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(outbox)")) ?? 0
+    }
+
+    /// ``pendingCount(in:)``, numbered in the order of the store's transactions.
+    func pendingReading(in db: Database) throws -> PendingReading {
+        let count = try pendingCount(in: db)
+        return PendingReading(count: count, order: readings.withLock { $0 += 1; return $0 })
     }
 
     func hasPending(id: String, in db: Database) throws -> Bool {
@@ -239,4 +250,13 @@ struct OutboxEntry: Sendable, Equatable {
         method = row[5]
         base = row[6]
     }
+}
+
+/// The outbox's size as one transaction read it, and that transaction's place in the store's
+/// order.
+struct PendingReading: Sendable {
+    /// How many changes waited.
+    var count: Int
+    /// Higher for a later transaction of the same store.
+    var order: UInt64
 }

@@ -46,7 +46,7 @@ where Record.ID: Codable & Sendable {
         let tables = tables
         let planned = prepared
         let queuedChanges = queued
-        let pending = Locked(0)
+        let pending = Locked(PendingReading(count: 0, order: 0))
         try await backend.write(keepingRevisions: false) { db in
             // Whether each id exists as the batch goes: deleting a missing record queues nothing.
             var exists: [String: Bool] = [:]
@@ -62,18 +62,18 @@ where Record.ID: Codable & Sendable {
                     if present { try tables.enqueue(id: change.id, op: .delete, body: nil, in: db) }
                 }
             }
-            pending.value = try tables.pendingCount(in: db)
+            pending.value = try tables.pendingReading(in: db)
             return planned
         }
-        signal.fire(pendingCount: pending.value)
+        signal.fire(pending.value)
     }
 }
 
 /// Tells the engines of a store that a local write committed, with the outbox's new size.
 final class LocalWriteSignal: Sendable {
-    private let handlers = Locked<[UUID: @Sendable (Int) -> Void]>([:])
+    private let handlers = Locked<[UUID: @Sendable (PendingReading) -> Void]>([:])
 
-    func add(_ handler: @escaping @Sendable (Int) -> Void) -> UUID {
+    func add(_ handler: @escaping @Sendable (PendingReading) -> Void) -> UUID {
         let token = UUID()
         handlers.withLock { $0[token] = handler }
         return token
@@ -81,7 +81,7 @@ final class LocalWriteSignal: Sendable {
 
     func remove(_ token: UUID) { handlers.withLock { _ = $0.removeValue(forKey: token) } }
 
-    func fire(pendingCount: Int) {
-        for handler in handlers.value.values { handler(pendingCount) }
+    func fire(_ pending: PendingReading) {
+        for handler in handlers.value.values { handler(pending) }
     }
 }

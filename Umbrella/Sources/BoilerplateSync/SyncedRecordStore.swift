@@ -103,6 +103,11 @@ where Record.ID: Codable & Sendable {
         try await read { db, tables in try tables.pendingCount(in: db) }
     }
 
+    /// ``pendingCount()`` with its place in the order of this store's transactions.
+    func pendingReading() async throws -> PendingReading {
+        try await read { db, tables in try tables.pendingReading(in: db) }
+    }
+
     /// The local changes not yet acknowledged, oldest first.
     public func pendingChanges() async throws -> [PendingChange] {
         try await read { db, tables in

@@ -53,3 +53,25 @@ final class WakeUp: Sendable {
         }
     }
 }
+
+/// The loop's wait after a pass: the period after a good one; after failed ones
+/// ``SyncEngineConfiguration/failureBackoff``, doubled per further failure, never over the period.
+struct LoopDelay {
+    private let backoff: Duration
+    private let interval: Duration
+    private var failures = 0
+
+    init<Record>(_ configuration: SyncEngineConfiguration<Record>) {
+        backoff = configuration.failureBackoff
+        interval = configuration.interval
+    }
+
+    mutating func after(failed: Bool) -> Duration {
+        guard failed else {
+            failures = 0
+            return interval
+        }
+        failures = min(failures + 1, 30)
+        return min(interval, backoff * (1 << (failures - 1)))
+    }
+}

@@ -201,7 +201,8 @@ struct Device: Sendable {
     /// Opens (or reopens, as a restarted app would) the device's database `name` in `folder`.
     static func open(
         _ name: String, in folder: URL, server: TestServer, path: String = "notes",
-        policy: SyncConflictPolicy<Note> = .serverWins, retry: RetryPolicy = Device.quickRetry, pageSize: Int = 500
+        policy: SyncConflictPolicy<Note> = .serverWins, retry: RetryPolicy = Device.quickRetry, pageSize: Int = 500,
+        failureBackoff: Duration = .seconds(1)
     ) throws -> Device {
         let store = try SyncedRecordStore<Note>(url: folder.appendingPathComponent("\(name).sqlite"), table: "notes")
         let client = HTTPClient(baseURL: server.baseURL)
@@ -209,7 +210,8 @@ struct Device: Sendable {
         let engine = SyncEngine(
             store: store, client: client, path: path,
             configuration: SyncEngineConfiguration(
-                conflictPolicy: policy, pageSize: pageSize, interval: .seconds(3600), retry: retry))
+                conflictPolicy: policy, pageSize: pageSize, interval: .seconds(3600), retry: retry,
+                failureBackoff: failureBackoff))
         return Device(store: store, engine: engine, client: client)
     }
 
