@@ -11,15 +11,28 @@ extension SyncEngine {
         // A bound on the round's sends: each conflict replaces a record's pending changes by at
         // most one, so a healthy outbox empties well within it; past it the rest waits a round.
         var budget = try await store.pendingCount() * 3 + 8
-        while budget > 0 {
-            let batch = try await store.bookkeeping { db, tables in try Self.prepare(batchOf: 200, tables, in: db) }
-            if batch.isEmpty { return }
-            for entry in batch {
-                try Task.checkCancellation()
-                budget -= 1
-                // A conflict rewrites the record's pending changes: read the outbox again.
-                if try await send(entry, clientID: clientID) { break }
+        let acknowledged = Acknowledgements<Record>()
+        do {
+            while budget > 0 {
+                let batch = try await store.bookkeeping { db, tables in
+                    try Self.prepare(batchOf: 200, tables, in: db)
+                }
+                if batch.isEmpty { break }
+                for entry in batch {
+                    try Task.checkCancellation()
+                    budget -= 1
+                    // A conflict rewrites the record's pending changes: read the outbox again.
+                    if try await send(entry, clientID: clientID, acknowledged: acknowledged) { break }
+                    if acknowledged.count >= Acknowledgements<Record>.limit { try await apply(acknowledged) }
+                }
+                try await apply(acknowledged)
             }
+        } catch {
+            // What the server acknowledged is kept even when the round fails: applying it again
+            // after a lost transaction would be safe (each entry is sent again with its key and
+            // answered from the server's receipt), but it would cost a request each.
+            try? await apply(acknowledged)
+            throw error
         }
     }
 
@@ -59,13 +72,17 @@ extension SyncEngine {
         return true
     }
 
-    /// Sends one outbox entry and applies the answer; returns whether the record's other pending
-    /// changes were rewritten (a conflict), so the caller reads the outbox again.
-    private func send(_ first: OutboxEntry, clientID: String) async throws -> Bool {
+    /// Sends one outbox entry and applies the answer (a success joins `acknowledged`, applied
+    /// with others in one transaction); returns whether the record's other pending changes were
+    /// rewritten (a conflict), so the caller reads the outbox again.
+    private func send(
+        _ first: OutboxEntry, clientID: String, acknowledged: Acknowledgements<Record>
+    ) async throws -> Bool {
         var entry = first
         if entry.method == nil {
             // A later change of a record whose earlier one was just acknowledged: its base is the
-            // revision that answer gave.
+            // revision that answer gave, so that answer is applied first.
+            try await apply(acknowledged)
             let unsent = entry
             let decided = try await store.bookkeeping { db, tables -> OutboxEntry? in
                 var entry = unsent
@@ -92,10 +109,13 @@ extension SyncEngine {
         }
         let described = "\(request.method) \(request.path)"
         let response = try await exchange(request)
-        switch response.status.code {
-        case 200, 201:
-            try await acknowledge(entry, response: response, request: described)
+        if response.status.code == 200 || response.status.code == 201 {
+            acknowledged.append(entry, try answer(to: entry, in: response, request: described))
             return false
+        }
+        // Conflicts and refusals read and rewrite what acknowledgements change.
+        try await apply(acknowledged)
+        switch response.status.code {
         case 409:
             try await conflict(entry, response: response, request: described)
             return true
@@ -110,9 +130,8 @@ extension SyncEngine {
         }
     }
 
-    /// Applies a success: the entry leaves the outbox, the server's revision becomes the next
-    /// base, and when no later change of the record waits, the local copy becomes the server's.
-    private func acknowledge(_ entry: OutboxEntry, response: HTTPResponse, request: String) async throws {
+    /// The server's answer to a successful write of `entry`, checked against it.
+    private func answer(to entry: OutboxEntry, in response: HTTPResponse, request: String) throws -> WireEntry<Record> {
         let answer: WireEntry<Record>
         switch try SyncWire.decode(WireEntry<Record>.self, from: response.body) {
         case .success(let decoded): answer = decoded
@@ -135,29 +154,36 @@ extension SyncEngine {
                     problem: "the saved record is missing or not the entry's", request: request)
             }
         }
-        try await applyAcknowledgement(entry, answer: answer)
+        return answer
     }
 
-    /// Removes the acknowledged entry, stores the server's revision as the next base, and, when no
-    /// later change of the record waits, the server's copy — in one transaction.
-    private func applyAcknowledgement(_ entry: OutboxEntry, answer: WireEntry<Record>) async throws {
+    /// Applies the acknowledgements gathered, in one transaction, and empties `acknowledged`. For
+    /// each: the entry leaves the outbox, the server's revision becomes the next base, and when no
+    /// later change of the record waits, the local copy becomes the server's.
+    func apply(_ acknowledged: Acknowledgements<Record>) async throws {
+        let answers = acknowledged.answers
+        guard !answers.isEmpty else { return }
         let tables = store.tables
         let pending = Locked(PendingReading(count: 0, order: 0))
         try await store.backend.write(keepingRevisions: true) { db in
-            guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
-            try tables.remove(seq: entry.seq, in: db)
-            try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
-            pending.value = try tables.pendingReading(in: db)
-            guard let record = answer.record else { return [] }
-            if try tables.hasPending(id: entry.id, in: db) {
-                // A later change waits: keep the server's copy, in case that change is refused.
-                let name = "\(db.description) (table \(tables.table))"
-                try tables.setServerBody(of: entry.id, to: try RecordCoding.encode(record, in: name), in: db)
-                return []
+            var changes: [RecordChange<Record>] = []
+            for (entry, answer) in answers {
+                guard try tables.entry(seq: entry.seq, in: db) != nil else { continue }
+                try tables.remove(seq: entry.seq, in: db)
+                try tables.setServerRevision(of: entry.id, to: answer.record == nil ? nil : answer.revision, in: db)
+                guard let record = answer.record else { continue }
+                if try tables.hasPending(id: entry.id, in: db) {
+                    // A later change waits: keep the server's copy, in case that change is refused.
+                    let name = "\(db.description) (table \(tables.table))"
+                    try tables.setServerBody(of: entry.id, to: try RecordCoding.encode(record, in: name), in: db)
+                    continue
+                }
+                if let copy = try tables.localCopy(of: record, id: entry.id, in: db) { changes.append(.save(copy)) }
             }
-            guard let copy = try tables.localCopy(of: record, id: entry.id, in: db) else { return [] }
-            return [.save(copy)]
+            pending.value = try tables.pendingReading(in: db)
+            return changes
         }
+        acknowledged.removeAll()
         show(pending.value)
     }
 
@@ -237,7 +263,9 @@ extension SyncEngine {
             let answer = WireEntry<Record>(
                 protocol: SyncWire.version, id: entry.id, op: server.record == nil ? "deleted" : "saved",
                 revision: server.revision ?? 0, record: server.record)
-            try await applyAcknowledgement(entry, answer: answer)
+            let acknowledged = Acknowledgements<Record>()
+            acknowledged.append(entry, answer)
+            try await apply(acknowledged)
             return
         }
         guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else {
@@ -279,4 +307,19 @@ extension SyncEngine {
             return false
         }
     }
+}
+
+/// Successful answers not yet applied: a push applies them in one transaction per
+/// ``limit`` (or sooner, before anything that reads what they change), not one per answer. An
+/// answer lost with the process costs nothing but a request: its entry is sent again with the
+/// same key and answered from the server's receipt.
+final class Acknowledgements<Record: Decodable & Sendable> {
+    /// The most answers held before they are applied.
+    static var limit: Int { 128 }
+
+    private(set) var answers: [(OutboxEntry, WireEntry<Record>)] = []
+    var count: Int { answers.count }
+
+    func append(_ entry: OutboxEntry, _ answer: WireEntry<Record>) { answers.append((entry, answer)) }
+    func removeAll() { answers.removeAll(keepingCapacity: true) }
 }

@@ -34,10 +34,12 @@ import Testing
                 try await a.store.insert(Note(id: "n", text: "waiting"))
                 a.engine.start()
                 defer { a.engine.stop() }
-                try await waitUntil { a.engine.state.pause == .unauthorized(status: 403) }
+                try await waitUntil { a.engine.state.pause == .unauthorized(status: 403) && a.engine.loopPasses >= 1 }
+                // The insert's wake-up may still bring one pass (which sees the pause and skips).
+                try await Task.sleep(for: .milliseconds(100))
                 let requests = server.switches.requests
                 let passes = a.engine.loopPasses
-                // Twenty backoffs' worth: a paused engine sends nothing until resumed.
+                // Twenty backoffs' worth: a paused engine neither sends nor passes until resumed.
                 try await Task.sleep(for: .milliseconds(200))
                 #expect(server.switches.requests == requests)
                 #expect(a.engine.loopPasses == passes)

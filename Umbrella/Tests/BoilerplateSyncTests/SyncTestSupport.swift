@@ -44,6 +44,8 @@ final class ServerSwitches: @unchecked Sendable {
     private var _throttle = 0
     private var _failing = false
     private var _requests = 0
+    private var _writes = 0
+    private var _writesBeforeFailing: Int?
 
     /// When set, requests without `Authorization: Bearer <token>` get 401.
     var requiredToken: String? {
@@ -75,10 +77,21 @@ final class ServerSwitches: @unchecked Sendable {
         set { lock.withLock { _failing = newValue } }
     }
 
+    /// When set, writes (not GETs) after the first `n` get 500.
+    var writesBeforeFailing: Int? {
+        get { lock.withLock { _writesBeforeFailing } }
+        set { lock.withLock { _writesBeforeFailing = newValue } }
+    }
+
     /// How many requests reached the server.
     var requests: Int { lock.withLock { _requests } }
+    /// How many writes (requests other than GET) reached the server.
+    var writes: Int { lock.withLock { _writes } }
 
-    func count() { lock.withLock { _requests += 1 } }
+    func count(isWrite: Bool) { lock.withLock { _requests += 1; if isWrite { _writes += 1 } } }
+
+    /// Whether this write is past `writesBeforeFailing` (it was counted already).
+    func writeFails() -> Bool { lock.withLock { _writesBeforeFailing.map { _writes > $0 } ?? false } }
 
     func takeThrottle() -> Bool {
         lock.withLock {
@@ -104,9 +117,11 @@ struct TestGate<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        switches.count()
+        switches.count(isWrite: request.method != .get)
         if switches.forbid { return Response(status: .forbidden) }
-        if switches.failing { return Response(status: .internalServerError) }
+        if switches.failing || (request.method != .get && switches.writeFails()) {
+            return Response(status: .internalServerError)
+        }
         if switches.takeThrottle() { return Response(status: .tooManyRequests, headers: [.retryAfter: "0"]) }
         if let token = switches.requiredToken, request.headers[.authorization] != "Bearer \(token)" {
             return Response(status: .unauthorized)
