@@ -46,6 +46,9 @@ where Record.ID: Codable & Sendable {
     private var current = SyncState()
     /// The place of the outbox size ``state`` shows (``PendingReading/order``).
     private var shownPendingOrder: UInt64 = 0
+    /// How long the server last asked to be left alone (`Retry-After` on a failure); the loop
+    /// waits at least that long before its next round.
+    private var serverAskedToWait: Duration?
     private var loop: Task<Void, Never>?
     /// How many times the loop has decided whether to sync (a round, or none while paused): lets
     /// tests wait for the loop to have seen a wake-up instead of sleeping.
@@ -204,22 +207,23 @@ where Record.ID: Codable & Sendable {
     public func run() async {
         var delay = LoopDelay(configuration)
         while !Task.isCancelled {
-            let failed = await pass()
+            let outcome = await pass()
             if Task.isCancelled { return }
-            await wakeUp.wait(upTo: delay.after(failed: failed))
+            await wakeUp.wait(upTo: delay.after(outcome))
         }
     }
 
-    /// One turn of the loop: a round unless paused. Whether the round failed (a pause or a
-    /// cancellation is not a failure).
-    private func pass() async -> Bool {
+    /// One turn of the loop: a round unless paused. A pause or a cancellation is not a failure.
+    private func pass() async -> PassOutcome {
         defer { lock.withLock { passes += 1 } }
-        guard !state.isPaused else { return false }
+        guard !state.isPaused else { return .done }
+        lock.withLock { serverAskedToWait = nil }
         do {
             try await turn.run { try await self.round(clearingPause: false) }
-            return false
+            return .done
         } catch {
-            return !(error is CancellationError) && !state.isPaused
+            guard !(error is CancellationError), !state.isPaused else { return .done }
+            return .failed(serverAskedToWait: lock.withLock { serverAskedToWait })
         }
     }
 
@@ -234,17 +238,17 @@ where Record.ID: Codable & Sendable {
             loop = Task { [weak self] in
                 var delay = LoopDelay(configuration)
                 while !Task.isCancelled {
-                    guard let failed = await Self.pass(of: self) else { return }
+                    guard let outcome = await Self.pass(of: self) else { return }
                     if Task.isCancelled { return }
-                    await wakeUp.wait(upTo: delay.after(failed: failed))
+                    await wakeUp.wait(upTo: delay.after(outcome))
                 }
             }
         }
     }
 
     /// Runs a pass of `engine` if it is still alive (the strong reference lasts for the call
-    /// only): whether its round failed, nil when the engine is gone.
-    private static func pass(of engine: SyncEngine?) async -> Bool? {
+    /// only): how its round ended, nil when the engine is gone.
+    private static func pass(of engine: SyncEngine?) async -> PassOutcome? {
         guard let engine else { return nil }
         return await engine.pass()
     }
@@ -338,6 +342,11 @@ where Record.ID: Codable & Sendable {
 
     /// The failure a status other than success or conflict means.
     func failure(_ response: HTTPResponse, _ request: String) -> SyncError {
+        // The retry policy gave up (or the wait was over its `maxRetryAfter`): the loop honours
+        // the server's wish instead of coming back after its own backoff.
+        if let header = response.headers["Retry-After"], let wait = RetryPolicy.retryAfter(header) {
+            lock.withLock { serverAskedToWait = wait }
+        }
         let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"] as? String
         let shown = reason.map(SyncWire.shown)
         switch response.status.code {

@@ -42,6 +42,7 @@ final class ServerSwitches: @unchecked Sendable {
     private var _dropAnswers = 0
     private var _forbid = false
     private var _throttle = 0
+    private var _throttleRetryAfter = "0"
     private var _failing = false
     private var _requests = 0
     private var _writes = 0
@@ -65,10 +66,16 @@ final class ServerSwitches: @unchecked Sendable {
         set { lock.withLock { _dropAnswers = newValue } }
     }
 
-    /// The next `n` requests are answered 429 with `Retry-After: 0`.
+    /// The next `n` requests are answered 429 with `Retry-After` ``throttleRetryAfter``.
     var throttle: Int {
         get { lock.withLock { _throttle } }
         set { lock.withLock { _throttle = newValue } }
+    }
+
+    /// The `Retry-After` the throttled answers carry ("0" unless set).
+    var throttleRetryAfter: String {
+        get { lock.withLock { _throttleRetryAfter } }
+        set { lock.withLock { _throttleRetryAfter = newValue } }
     }
 
     /// When true, every request gets 500.
@@ -122,7 +129,9 @@ struct TestGate<Context: RequestContext>: RouterMiddleware {
         if switches.failing || (request.method != .get && switches.writeFails()) {
             return Response(status: .internalServerError)
         }
-        if switches.takeThrottle() { return Response(status: .tooManyRequests, headers: [.retryAfter: "0"]) }
+        if switches.takeThrottle() {
+            return Response(status: .tooManyRequests, headers: [.retryAfter: switches.throttleRetryAfter])
+        }
         if let token = switches.requiredToken, request.headers[.authorization] != "Bearer \(token)" {
             return Response(status: .unauthorized)
         }

@@ -75,6 +75,12 @@ struct ReliabilityTests {
         #expect(policy.delay(beforeRetry: 1, retryAfter: "7", now: now) == .seconds(7))
         #expect(policy.delay(beforeRetry: 1, retryAfter: "Wed, 21 Oct 2015 07:28:30 GMT", now: now) == .seconds(30))
         #expect(policy.delay(beforeRetry: 1, retryAfter: "3600", now: now) == nil)
+        // The wait itself, for callers that wait past one request's retries: any length.
+        #expect(RetryPolicy.retryAfter("3600", now: now) == .seconds(3600))
+        #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == .seconds(30))
+        #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:27:00 GMT", now: now) == .zero)
+        #expect(RetryPolicy.retryAfter("-5", now: now) == nil)
+        #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
     }
 
     @Test("a request idle past its timeout fails with a timeout")

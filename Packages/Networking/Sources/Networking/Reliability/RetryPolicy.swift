@@ -92,6 +92,13 @@ public struct RetryPolicy: Sendable {
         return backoff * fraction
     }
 
+    /// The wait a `Retry-After` value asks for: delay-seconds or an HTTP date (RFC 9110 §10.2.3),
+    /// measured from `now`; nil when the value is neither. For callers that wait beyond one
+    /// request's retries, e.g. a loop that tries again later.
+    public static func retryAfter(_ value: String, now: Date = Date()) -> Duration? {
+        RetryAfter.parse(value, now: now)
+    }
+
     /// Whether an error from the transport is worth another attempt.
     static func isRetryable(_ error: any Error) -> Bool {
         guard let urlError = error as? URLError else { return false }
