@@ -5,27 +5,44 @@ import Storage
 import StorageSQLite
 
 extension SyncEngine {
-    /// Sends the outbox, oldest change first, until it is empty.
-    func push() async throws {
+    /// Sends the outbox, oldest change first, until it is empty or holds only records set aside.
+    ///
+    /// A failure that concerns one record alone (``concernsOneRecord(_:)``: an answer that does
+    /// not decode, a 4xx the protocol does not use for writes, such as 431 for an id too long for
+    /// the server's request line) sets that record aside for the round: its changes stay in the
+    /// outbox, in order, and the other records go on. The round ends with the first such failure
+    /// once it has pulled; the loop tries again after its backoff.
+    func push(_ setAside: inout SetAside) async throws {
         let clientID = try await store.clientID()
         // A bound on the round's sends: each conflict replaces a record's pending changes by at
         // most one, so a healthy outbox empties well within it; past it the rest waits a round.
         var budget = try await store.pendingCount() * 3 + 8
         let acknowledged = Acknowledgements<Record>()
         do {
-            while budget > 0 {
+            batches: while budget > 0 {
                 let batch = try await store.bookkeeping { db, tables in
                     try Self.prepare(batchOf: 200, tables, in: db)
                 }
-                if batch.isEmpty { break }
-                for entry in batch {
+                var sent = false
+                for entry in batch where !setAside.records.contains(entry.id) {
                     try Task.checkCancellation()
                     budget -= 1
-                    // A conflict rewrites the record's pending changes: read the outbox again.
-                    if try await send(entry, clientID: clientID, acknowledged: acknowledged) { break }
+                    sent = true
+                    do {
+                        // A conflict rewrites the record's pending changes: read the outbox again.
+                        if try await send(entry, clientID: clientID, acknowledged: acknowledged) {
+                            try await apply(acknowledged)
+                            continue batches
+                        }
+                    } catch let error as SyncError where Self.concernsOneRecord(error) {
+                        setAside.records.insert(entry.id)
+                        setAside.firstFailure = setAside.firstFailure ?? error
+                    }
                     if acknowledged.count >= Acknowledgements<Record>.limit { try await apply(acknowledged) }
                 }
                 try await apply(acknowledged)
+                // Empty, or only set-aside records at its head (past 200 of them, the rest waits).
+                if !sent { break }
             }
         } catch {
             // What the server acknowledged is kept even when the round fails: applying it again
@@ -322,4 +339,25 @@ final class Acknowledgements<Record: Decodable & Sendable> {
 
     func append(_ entry: OutboxEntry, _ answer: WireEntry<Record>) { answers.append((entry, answer)) }
     func removeAll() { answers.removeAll(keepingCapacity: true) }
+}
+
+/// The records a round has set aside after a failure that concerned them alone, and the first
+/// such failure, which the round ends with.
+struct SetAside {
+    var records = Set<String>()
+    var firstFailure: SyncError?
+}
+
+extension SyncEngine {
+    /// Whether `error`, met sending one record's change, says nothing of the others: an answer
+    /// that does not decode, or a 4xx the protocol does not use for writes (404, 409 with an
+    /// unknown reason, 414, 431…). Not 400 (every write would meet it), 401/403 (a pause), 408
+    /// and 429 (the server's state), nor a 5xx or a network failure.
+    static func concernsOneRecord(_ error: SyncError) -> Bool {
+        switch error {
+        case .corruptAnswer: true
+        case .server(let status, _, _): (400..<500).contains(status) && ![400, 401, 403, 408, 429].contains(status)
+        default: false
+        }
+    }
 }

@@ -272,13 +272,15 @@ where Record.ID: Codable & Sendable {
             if clearingPause { state.pause = nil }
         }
         do {
-            try await push()
+            var setAside = SetAside()
+            try await push(&setAside)
             try await pull()
             // A conflict the pull decided for the local side queued a change: send it now, so a
             // round leaves nothing behind that it could send.
-            if try await store.pendingCount() > 0 { try await push() }
+            if try await store.pendingCount() > 0 { try await push(&setAside) }
             let pending = try await store.pendingReading()
             show(pending)
+            if let failure = setAside.firstFailure { throw failure }
             update { state in
                 state.isSyncing = false
                 state.lastError = nil

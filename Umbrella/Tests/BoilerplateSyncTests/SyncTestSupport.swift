@@ -47,6 +47,7 @@ final class ServerSwitches: @unchecked Sendable {
     private var _requests = 0
     private var _writes = 0
     private var _writesBeforeFailing: Int?
+    private var _answers: [String: (status: Int, body: String)] = [:]
 
     /// When set, requests without `Authorization: Bearer <token>` get 401.
     var requiredToken: String? {
@@ -90,6 +91,13 @@ final class ServerSwitches: @unchecked Sendable {
         set { lock.withLock { _writesBeforeFailing = newValue } }
     }
 
+    /// Writes whose path ends with a key (`"/notes/b"`) get that status and body instead of
+    /// reaching the routes.
+    var answers: [String: (status: Int, body: String)] {
+        get { lock.withLock { _answers } }
+        set { lock.withLock { _answers = newValue } }
+    }
+
     /// How many requests reached the server.
     var requests: Int { lock.withLock { _requests } }
     /// How many writes (requests other than GET) reached the server.
@@ -128,6 +136,13 @@ struct TestGate<Context: RequestContext>: RouterMiddleware {
         if switches.forbid { return Response(status: .forbidden) }
         if switches.failing || (request.method != .get && switches.writeFails()) {
             return Response(status: .internalServerError)
+        }
+        if request.method != .get,
+            let answer = switches.answers.first(where: { request.uri.path.hasSuffix($0.key) })?.value
+        {
+            return Response(
+                status: HTTPResponse.Status(code: answer.status), headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
         }
         if switches.takeThrottle() {
             return Response(status: .tooManyRequests, headers: [.retryAfter: switches.throttleRetryAfter])
