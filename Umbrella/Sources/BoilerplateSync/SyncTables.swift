@@ -111,7 +111,11 @@ struct SyncTables: Sendable {
     /// ``pendingCount(in:)``, numbered in the order of the store's transactions.
     func pendingReading(in db: Database) throws -> PendingReading {
         let count = try pendingCount(in: db)
-        return PendingReading(count: count, order: readings.withLock { $0 += 1; return $0 })
+        return PendingReading(
+            count: count,
+            order: readings.withLock {
+                $0 += 1; return $0
+            })
     }
 
     func hasPending(id: String, in db: Database) throws -> Bool {

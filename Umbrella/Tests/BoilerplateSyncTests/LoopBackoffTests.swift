@@ -17,7 +17,9 @@ import Testing
                 try await a.store.insert(Note(id: "n", text: "waiting"))
                 a.engine.start()
                 defer { a.engine.stop() }
-                try await waitUntil { a.engine.state.lastError == .server(status: 500, reason: nil, request: "POST notes") }
+                try await waitUntil {
+                    a.engine.state.lastError == .server(status: 500, reason: nil, request: "POST notes")
+                }
                 #expect(try await a.store.pendingCount() == 1)
                 server.switches.failing = false
                 try await waitUntil { a.engine.state.pendingCount == 0 && a.engine.state.lastError == nil }

@@ -10,7 +10,10 @@ import Testing
 @Suite struct RecordSetAsideTests {
     @Test(arguments: [
         (431, "{}", SyncError.server(status: 431, reason: nil, request: "PUT notes/b")),
-        (404, #"{"reason":"noSuchRoute"}"#, SyncError.server(status: 404, reason: "noSuchRoute", request: "PUT notes/b")),
+        (
+            404, #"{"reason":"noSuchRoute"}"#,
+            SyncError.server(status: 404, reason: "noSuchRoute", request: "PUT notes/b")
+        ),
     ])
     func aStatusAboutOneRecordSetsItAside(status: Int, body: String, expected: SyncError) async throws {
         try await withServer { server in
@@ -21,12 +24,14 @@ import Testing
                 try await a.engine.sync()
                 // Two changes of b (kept in order), changes of a and c around them, and a note
                 // from another device to pull.
-                try await a.store.update(Note(id: "a", text: "2", revision: try #require(try await a.store.records.fetch(id: "a")).revision))
+                try await a.store.update(
+                    Note(id: "a", text: "2", revision: try #require(try await a.store.records.fetch(id: "a")).revision))
                 for text in ["2", "3"] {
                     let b = try #require(try await a.store.records.fetch(id: "b"))
                     try await a.store.update(Note(id: "b", text: text, revision: b.revision))
                 }
-                try await a.store.update(Note(id: "c", text: "2", revision: try #require(try await a.store.records.fetch(id: "c")).revision))
+                try await a.store.update(
+                    Note(id: "c", text: "2", revision: try #require(try await a.store.records.fetch(id: "c")).revision))
                 try await other.store.insert(Note(id: "from-other", text: "x"))
                 try await other.engine.sync()
                 server.switches.answers = ["/notes/b": (status, body)]

@@ -103,7 +103,11 @@ final class ServerSwitches: @unchecked Sendable {
     /// How many writes (requests other than GET) reached the server.
     var writes: Int { lock.withLock { _writes } }
 
-    func count(isWrite: Bool) { lock.withLock { _requests += 1; if isWrite { _writes += 1 } } }
+    func count(isWrite: Bool) {
+        lock.withLock {
+            _requests += 1; if isWrite { _writes += 1 }
+        }
+    }
 
     /// Whether this write is past `writesBeforeFailing` (it was counted already).
     func writeFails() -> Bool { lock.withLock { _writesBeforeFailing.map { _writes > $0 } ?? false } }
