@@ -47,16 +47,28 @@ struct ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
+        // The child starts with no signal blocked and SIGPIPE at its default, as from a shell: a
+        // thread of Swift concurrency blocks most signals, and Swift programs ignore SIGPIPE, and
+        // a child would inherit both.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
         #if os(Linux)
             _ = closeFrom(&actions, 3)
             _ = changeDirectory(&actions, "/tmp")
             let environment = environ
         #else
             // Every descriptor not named above closes in the child.
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+            flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
             posix_spawn_file_actions_addchdir_np(&actions, "/tmp")
             let environment = _NSGetEnviron().pointee
         #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
