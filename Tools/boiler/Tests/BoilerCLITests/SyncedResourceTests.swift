@@ -60,7 +60,9 @@ struct SyncedResourceTests {
         #expect(service.contains(#"public static let urlKey = "NOTES_SYNC_URL""#))
         #expect(service.contains(#"public static let path = "sync/tags""#))
         #expect(service.contains(#"folder.appendingPathComponent("tags.sqlite"), table: "tags")"#))
-        #expect(try read(folder, "Sources/NotesCore/Generated/_Parts.swift").contains("try TagSyncService.register(in: self)"))
+        #expect(
+            try read(folder, "Sources/NotesCore/Generated/_Parts.swift").contains(
+                "try TagSyncService.register(in: self)"))
         #expect(
             try read(folder, "Package.swift").contains(#".product(name: "BoilerplateSync", package: "k")"#))
 
@@ -114,7 +116,8 @@ struct SyncedResourceTests {
         let before = TemporaryFolder.listing(of: temp.url)
         let snapshot = try read(folder, ".boiler.json")
         let hostile = [
-            "Tag", "tag", "../Evil", "Tag\nX", "{{type}}", String(repeating: "A", count: 10 << 20), "Note", "NotesModel",
+            "Tag", "tag", "../Evil", "Tag\nX", "{{type}}", String(repeating: "A", count: 10 << 20), "Note",
+            "NotesModel",
         ]
         for name in hostile {
             #expect(throws: BoilerError.self, "\(name.prefix(20))") {
@@ -171,7 +174,8 @@ struct SyncedResourceTests {
         let plan = try UpdatePlanner(folder: folder, engine: .builtIn).plan(try ProjectRecord.read(in: folder))
         let busy = plan.entries.filter { $0.action != .unchanged }
         #expect(busy.isEmpty, "\(busy)")
-        #expect(try Update.update(folder, dryRun: false, force: false, adopt: false, console: Console(quiet: true)).isEmpty)
+        #expect(
+            try Update.update(folder, dryRun: false, force: false, adopt: false, console: Console(quiet: true)).isEmpty)
     }
 
     @Test("the command line: --synced is a resource's flag only")

@@ -90,7 +90,8 @@ struct AddPart: AsyncParsableCommand {
             } else {
                 guard !synced else {
                     throw BoilerError.invalidOption(
-                        "synced", value: kind.rawValue, expected: "a resource: only 'boiler add resource' takes --synced")
+                        "synced", value: kind.rawValue,
+                        expected: "a resource: only 'boiler add resource' takes --synced")
                 }
                 guard fields.isEmpty else {
                     throw BoilerError.invalidOption(

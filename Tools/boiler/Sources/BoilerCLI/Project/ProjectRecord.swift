@@ -132,7 +132,8 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
         if template != .app, let resource = (resources ?? []).first(where: \.isSynced) {
             throw .invalidRecord(
                 path: path, field: "resources",
-                reason: "marks \(BoilerError.shown(resource.name)) as synced, which only an app project's resource may be")
+                reason:
+                    "marks \(BoilerError.shown(resource.name)) as synced, which only an app project's resource may be")
         }
         for package in packages ?? [] where !ReservedNames.kitProducts.contains(package) {
             throw .invalidRecord(

@@ -48,7 +48,8 @@ public struct ResourceAdder {
             throw .invalidOption(
                 "synced", value: record.template.rawValue,
                 expected: "an app project: a \(record.template.rawValue) project serves its resources' sync routes "
-                    + "(/sync/<resources>) already; add the resource here without --synced, and with --synced in the app")
+                    + "(/sync/<resources>) already; add the resource here without --synced, and with --synced in the app"
+            )
         }
         var spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
         if synced { spec.synced = true }
@@ -132,7 +133,8 @@ public struct ResourceAdder {
         for resource in ["Note"] + (record.resources ?? []).map(\.name) {
             taken.insert(resource)
             for suffix in [
-                "Domain", "Page", "Routes", "Command", "Commands", "Created", "Updated", "Deleted", "List", "SyncService",
+                "Domain", "Page", "Routes", "Command", "Commands", "Created", "Updated", "Deleted", "List",
+                "SyncService",
                 "SyncServiceTests", "CommandsTests",
             ] {
                 taken.insert(resource + suffix)

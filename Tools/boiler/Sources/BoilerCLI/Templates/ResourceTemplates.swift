@@ -104,8 +104,14 @@ enum ResourceTemplates {
         let values = values(n)
         let plan = [
             ("Sources/\(n.core)/Model/\(n.type).swift", "Sources/Core/Model/SyncedResource.swift"),
-            ("Sources/\(n.core)/Commands/\(n.type)Commands.swift", "Sources/Core/Commands/SyncedResourceCommands.swift"),
-            ("Sources/\(n.core)/Services/\(n.type)SyncService.swift", "Sources/Core/Services/ResourceSyncService.swift"),
+            (
+                "Sources/\(n.core)/Commands/\(n.type)Commands.swift",
+                "Sources/Core/Commands/SyncedResourceCommands.swift"
+            ),
+            (
+                "Sources/\(n.core)/Services/\(n.type)SyncService.swift",
+                "Sources/Core/Services/ResourceSyncService.swift"
+            ),
             ("Tests/\(n.core)Tests/\(n.type)CommandsTests.swift", "Tests/CoreTests/SyncedResourceCommandsTests.swift"),
             ("Tests/\(n.core)Tests/\(n.type)SyncServiceTests.swift", "Tests/CoreTests/ResourceSyncServiceTests.swift"),
         ]
@@ -212,7 +218,8 @@ enum ResourceTemplates {
             path == "Package.swift"
             ? "add to the \(n.core) target's dependencies: .product(name: \"BoilerplateSync\", package: <the kit's package>)"
             : "add to registerAddedParts(): try \(n.type)SyncService.register(in: self)"
-        return "\(path) was edited by hand or predates boiler, so boiler left it as it is. To sync \(n.words) records, \(line)"
+        return
+            "\(path) was edited by hand or predates boiler, so boiler left it as it is. To sync \(n.words) records, \(line)"
     }
 
     /// How to run a synced resource's service and point it at a server.
