@@ -178,6 +178,32 @@ struct SyncedResourceTests {
             try Update.update(folder, dryRun: false, force: false, adopt: false, console: Console(quiet: true)).isEmpty)
     }
 
+    @Test("--dry-run --synced lists the files, Package.swift and _Parts.swift among them, and writes nothing")
+    func dryRun() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        let before = TemporaryFolder.listing(of: temp.url)
+        let package = try read(folder, "Package.swift")
+        let outcome = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], synced: true, dryRun: true)
+        #expect(outcome.written == Self.files)
+        #expect(TemporaryFolder.listing(of: temp.url) == before)
+        #expect(try read(folder, "Package.swift") == package)
+    }
+
+    @Test("an app's README explains --synced and its URL variable; a server's does not")
+    func readme() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let app = try read(try project(.app, in: temp), "README.md")
+        #expect(app.contains("## Synced resources"))
+        #expect(app.contains("`NOTES_SYNC_URL`"))
+        #expect(app.contains("--synced"))
+        let other = try TemporaryFolder()
+        defer { other.remove() }
+        #expect(!(try read(try project(.server, in: other), "README.md")).contains("## Synced resources"))
+    }
+
     @Test("the command line: --synced is a resource's flag only")
     func commandLine() throws {
         let parsed = try Boiler.parseAsRoot(["add", "resource", "Tag", "name:String", "--synced"])
