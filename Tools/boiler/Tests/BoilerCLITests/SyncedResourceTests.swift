@@ -128,6 +128,30 @@ struct SyncedResourceTests {
         #expect(try read(folder, ".boiler.json") == snapshot)
     }
 
+    @Test("a service named like the resource's sync service is a collision, refused before anything is written")
+    func serviceCollision() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
+        _ = try PartAdder(folder: folder).add(.service, named: "TagSync", dryRun: false)
+        let before = TemporaryFolder.listing(of: temp.url)
+        #expect {
+            try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], synced: true, dryRun: false)
+        } throws: { error in
+            guard case .invalidResource(_, let value, let reason)? = error as? BoilerError else { return false }
+            return value == "Tag" && reason.contains("TagSyncService") && (error as? BoilerError)?.exitCode == 64
+        }
+        #expect(TemporaryFolder.listing(of: temp.url) == before)
+        // And the other way round: the resource first, then the service.
+        let other = try TemporaryFolder()
+        defer { other.remove() }
+        let second = try project(.app, in: other)
+        try addSynced("Tag", ["name:String"], in: second)
+        #expect(throws: BoilerError.self) {
+            try PartAdder(folder: second).add(.service, named: "TagSync", dryRun: false)
+        }
+    }
+
     @Test("an edited Package.swift is left alone: the other files are written and the line to add is returned")
     func editedPackage() throws {
         let temp = try TemporaryFolder()

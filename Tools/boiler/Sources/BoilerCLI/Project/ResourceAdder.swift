@@ -52,7 +52,20 @@ public struct ResourceAdder {
             )
         }
         var spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
-        if synced { spec.synced = true }
+        if synced {
+            spec.synced = true
+            // The synced resource also declares <Name>SyncService: a service or model of that name
+            // (`boiler add service TagSync`) would not compile beside it.
+            let service = spec.name + "SyncService"
+            let files = record.files.keys.filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+            let declared = takenNames(record).union(
+                files.map { String(($0 as NSString).lastPathComponent.dropLast(".swift".count)) })
+            if let existing = declared.first(where: { $0.lowercased() == service.lowercased() }) {
+                throw .invalidResource(
+                    part: "name", value: name,
+                    reason: "the project already has a type named \(existing), which the synced resource would declare")
+            }
+        }
         let names = ResourceTemplates.Names(spec: spec, module: record.module)
         let isServer = record.template == .server
         // The project's own copies under .boiler/templates come before boiler's files.
