@@ -27,19 +27,23 @@ struct BoilerProcess {
     /// on a thread of Swift concurrency's pool, which has one per core, would hold it from every
     /// other suite meanwhile: on a loaded machine a server test then waited 60 s for a turn to
     /// read a line its server had long printed.
-    static func run(_ program: URL, _ arguments: [String], in folder: URL, input: String? = nil) async throws -> Result
-    {
+    static func run(
+        _ program: URL, _ arguments: [String], in folder: URL, input: String? = nil,
+        environment extra: [String: String] = [:]
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
-                    with: Swift.Result { try runWaiting(program, arguments, in: folder, input: input) })
+                    with: Swift.Result {
+                        try runWaiting(program, arguments, in: folder, input: input, environment: extra)
+                    })
             }.start()
         }
     }
 
     /// ``run(_:_:in:input:)`` on the calling thread, which it blocks until the child exits.
     private static func runWaiting(
-        _ program: URL, _ arguments: [String], in folder: URL, input: String?
+        _ program: URL, _ arguments: [String], in folder: URL, input: String?, environment extra: [String: String]
     ) throws
         -> Result
     {
@@ -49,6 +53,7 @@ struct BoilerProcess {
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -66,9 +71,13 @@ struct BoilerProcess {
     }
 
     /// Runs `swift` with `arguments` in `folder`, building in the shared build folder when there is one.
-    static func swift(_ arguments: [String], in folder: URL) async throws -> Result {
+    /// `environment` is added to the test runner's.
+    static func swift(
+        _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+    ) async throws -> Result {
         try await run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + SharedBuildFolder.swiftArguments(arguments), in: folder)
+            URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + SharedBuildFolder.swiftArguments(arguments), in: folder,
+            environment: environment)
     }
 }
 

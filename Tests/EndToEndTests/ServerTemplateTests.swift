@@ -157,6 +157,8 @@ struct ServerTemplateTests {
         let (_, tagFeed) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/sync/tags/changes")!)
         #expect(tagFeed.statusCode == 200)
 
+        try await syncedApp(in: scratch, server: base, sharingBuildOf: project)
+
         // A second instance on the same database: the two behave as one, as behind a load balancer.
         let second = try RunningServer(
             executable, in: project,
@@ -184,6 +186,49 @@ struct ServerTemplateTests {
             !server.output.contains("Request failed"), "a client's mistake was logged as a failure: \(server.output)")
 
         try await postgresVariant(in: scratch, sharingBuildOf: project)
+    }
+
+    /// An app project with the server's resource added `--synced` (`boiler add resource Tag … --synced`)
+    /// builds, and its own tests pass with `POCKET_SYNC_URL` naming the running server: the generated
+    /// round-trip test creates a tag in the app's synced store and syncs it (the server then has it),
+    /// changes it through the server's REST route, and syncs the change back. The app shares the
+    /// server's build (the kit and BoilerplateSync are compiled already): only its own code compiles.
+    func syncedApp(in scratch: ScratchFolder, server base: URL, sharingBuildOf serverProject: URL) async throws {
+        // Not "Notes" or "Board": projects of one name would build over each other's products.
+        let project = scratch.url.appendingPathComponent("Pocket")
+        let made = try await BoilerProcess.boiler(
+            [
+                "new", "Pocket", "--template", "app", "--kit-path", BoilerProcess.kitRoot.path, "--output",
+                project.path, "--no-interactive", "--no-git",
+            ], in: scratch.url)
+        #expect(made.status == 0, "\(made.output)")
+        let added = try await BoilerProcess.boiler(
+            [
+                "add", "resource", "Tag", "name:String", "count:Int", "note:String?", "done:Bool=false", "--synced",
+                "--project", project.path,
+            ], in: scratch.url)
+        #expect(added.status == 0, "\(added.output)")
+        #expect(added.output.contains("Wrote Sources/PocketCore/Services/TagSyncService.swift"), "\(added.output)")
+        let buildFolder =
+            SharedBuildFolder.url == nil ? ["--scratch-path", serverProject.appendingPathComponent(".build").path] : []
+        let started = ContinuousClock.now
+        let build = try await BoilerProcess.swift(["build", "--build-tests"] + buildFolder, in: project)
+        try #require(build.status == 0, "\(build.output)")
+        let built = ContinuousClock.now
+        #expect(try await KitImportCheck.problems(in: project) == [])
+        let test = try await BoilerProcess.swift(
+            ["test", "--skip-build"] + buildFolder, in: project, environment: ["POCKET_SYNC_URL": base.absoluteString])
+        #expect(test.status == 0, "\(test.output)")
+        let roundTrip = "a tag made in the app reaches the server, and a change made on the server comes back"
+        #expect(
+            test.output.split(separator: "\n").contains { $0.contains(roundTrip) && $0.contains("passed") },
+            "the round trip did not run: \(test.output)")
+        print("synced app: build \(built - started), test \(ContinuousClock.now - built)")
+        // The server has the app's tag, with the change made on the server (sample "Milk", then "Bread").
+        let (tags, tagsResponse) = try await HTTP.send("GET", URL(string: "\(base.absoluteString)/tags?q=Bread")!)
+        #expect(tagsResponse.statusCode == 200)
+        let page = try #require(try JSONSerialization.jsonObject(with: tags) as? [String: Any])
+        #expect(page["total"] as? Int == 1, "\(String(decoding: tags, as: UTF8.self))")
     }
 
     /// `--database postgres`: the project builds and passes its own tests, which start a real

@@ -52,7 +52,7 @@ struct TemplateRenderingTests {
             fields: ["name:String", "count:Int", "note:String?", "done:Bool", "due:Date?", "ref:UUID"])
         let names = ResourceTemplates.Names(spec: spec, module: "Notes")
         let resourceFiles =
-            ResourceTemplates.server(names) + ResourceTemplates.app(names)
+            ResourceTemplates.server(names) + ResourceTemplates.app(names) + ResourceTemplates.appSynced(names)
             + [ResourceTemplates.serverWiring(module: "Notes", resources: [spec])]
         for file in partFiles + resourceFiles {
             if case .file(let name) = file.source { used.insert("\(name).mustache") }

@@ -29,6 +29,16 @@ struct AddPart: AsyncParsableCommand {
             other files are written, and the lines to add by hand are printed. In an app project: \
             the entity, a TagList model, create/update/delete commands and their tests.
 
+            --synced (app projects): the records are kept in step with the same resource of a \
+            server project. They live in a SyncedRecordStore (tags.sqlite in the app's data \
+            folder), the entity carries the server's revision, the commands write through the \
+            store (so they work offline), and a TagSyncService, registered through \
+            Generated/_Parts.swift, runs a SyncEngine against the server's /sync/tags while it \
+            is started. The server's base URL is read from the environment variable \
+            <MODULE>_SYNC_URL (NOTES_SYNC_URL for a project named Notes); without a usable one \
+            sync is off and the service says why. Package.swift gains the BoilerplateSync \
+            product. Add the same resource to the server project without --synced.
+
             Exit codes: 64 usage or a bad resource name or field, 65 an untrustworthy \
             .boiler.json, 73 conflicts or a path outside the project, 1 failure.
             """
@@ -51,6 +61,9 @@ struct AddPart: AsyncParsableCommand {
     @Option(help: "The project folder; the current folder by default.")
     var project: String = "."
 
+    @Flag(help: "An app project's resource: keep its records in step with the same resource of a server project.")
+    var synced = false
+
     @Flag(help: "Print what would be written and write nothing.")
     var dryRun = false
 
@@ -66,7 +79,8 @@ struct AddPart: AsyncParsableCommand {
             let written: [String]
             var notes: [String] = []
             if kind == .resource {
-                let outcome = try ResourceAdder(folder: folder).add(name, fields: fields, dryRun: dryRun)
+                let outcome = try ResourceAdder(folder: folder).add(
+                    name, fields: fields, synced: synced, dryRun: dryRun)
                 written = outcome.written
                 if let step = outcome.manualStep {
                     // A step left to the user is printed even with --quiet (on standard error then).
@@ -74,6 +88,11 @@ struct AddPart: AsyncParsableCommand {
                 }
                 if let hint = outcome.hint { notes.append(hint) }
             } else {
+                guard !synced else {
+                    throw BoilerError.invalidOption(
+                        "synced", value: kind.rawValue,
+                        expected: "a resource: only 'boiler add resource' takes --synced")
+                }
                 guard fields.isEmpty else {
                     throw BoilerError.invalidOption(
                         "fields", value: fields.joined(separator: " "),

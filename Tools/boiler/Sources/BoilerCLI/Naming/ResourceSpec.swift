@@ -51,6 +51,13 @@ public struct ResourceSpec: Sendable, Equatable, Codable {
     public var name: String
     /// The fields, in the order given.
     public var fields: [Field]
+    /// Whether the resource is kept in step with a server (`boiler add resource … --synced`, app
+    /// projects only): its records live in a `SyncedRecordStore` that a `SyncEngine` syncs. nil
+    /// (not written to `.boiler.json`) for a plain resource, so records made before it read the same.
+    public var synced: Bool? = nil
+
+    /// Whether ``synced`` is set.
+    var isSynced: Bool { synced == true }
 
     /// The longest name accepted; longer ones are surely a mistake and would make unwieldy files.
     static let maximumNameLength = 64

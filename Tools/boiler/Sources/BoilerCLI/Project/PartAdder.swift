@@ -52,7 +52,8 @@ struct PartAdder {
             var parts = record.parts ?? ProjectRecord.Parts()
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
             let wiring = PartTemplates.parts(
-                core: core, model: context.model, routes: parts.routes, services: parts.services)
+                core: core, model: context.model, routes: parts.routes, services: parts.services,
+                synced: TheirsRenderer.syncedNames(record))
             machine = try store.render(wiring, values: [:])
             record.parts = parts
         }

@@ -73,6 +73,10 @@ public struct ProjectOptions: Sendable {
     public var values: [String: String]
     /// Where a server keeps its records; nil takes SQLite, and only the server template takes one.
     public var database: DatabaseKind?
+    /// Whether an app project has a resource added with `--synced`: its `Package.swift` then
+    /// depends on the kit's `BoilerplateSync`. Not a `boiler new` flag: `boiler add resource` and
+    /// `boiler update` set it from the project's record.
+    public var synced = false
 
     /// Collects the options.
     public init(

@@ -129,6 +129,12 @@ public struct ProjectRecord: Codable, Sendable, Equatable {
                         + error.message)
             }
         }
+        if template != .app, let resource = (resources ?? []).first(where: \.isSynced) {
+            throw .invalidRecord(
+                path: path, field: "resources",
+                reason:
+                    "marks \(BoilerError.shown(resource.name)) as synced, which only an app project's resource may be")
+        }
         for package in packages ?? [] where !ReservedNames.kitProducts.contains(package) {
             throw .invalidRecord(
                 path: path, field: "packages", reason: "lists \(package.debugDescription), which is not a kit product")

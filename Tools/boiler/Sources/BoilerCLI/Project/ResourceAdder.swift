@@ -30,36 +30,62 @@ public struct ResourceAdder {
     ///   ``BoilerError/invalidRecord(path:field:reason:)`` for an untrustworthy `.boiler.json` (65);
     ///   ``BoilerError/conflicts(folder:paths:)`` when a file exists, ``BoilerError/outsideProject(path:reason:)``
     ///   for a path that would leave the project (73). Nothing is written when it throws.
-    public func add(_ name: String, fields: [String], dryRun: Bool) throws(BoilerError) -> Outcome {
+    /// - Parameter synced: `--synced`: keep the records in step with the same resource of a server
+    ///   project (app projects only; ``BoilerError/invalidOption(_:value:expected:)`` elsewhere).
+    public func add(
+        _ name: String, fields: [String], synced: Bool = false, dryRun: Bool
+    ) throws(BoilerError) -> Outcome {
         var record = try ProjectRecord.read(in: folder)
         // The record is a file anyone can edit: its names become paths and Swift source.
         try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
         guard record.template == .server || record.template == .app else {
             throw .invalidOption(
-                "kind", value: "resource",
+                synced ? "synced" : "kind", value: synced ? record.template.rawValue : "resource",
                 expected: "a project made with --template server or app: a \(record.template.rawValue) project has no "
                     + "model to add a resource to")
         }
-        let spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
+        if synced && record.template != .app {
+            throw .invalidOption(
+                "synced", value: record.template.rawValue,
+                expected: "an app project: a \(record.template.rawValue) project serves its resources' sync routes "
+                    + "(/sync/<resources>) already; add the resource here without --synced, and with --synced in the app"
+            )
+        }
+        var spec = try ResourceSpec(name: name, fields: fields, taken: takenNames(record))
+        if synced {
+            spec.synced = true
+            // The synced resource also declares <Name>SyncService: a service or model of that name
+            // (`boiler add service TagSync`) would not compile beside it.
+            let service = spec.name + "SyncService"
+            let files = record.files.keys.filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+            let declared = takenNames(record).union(
+                files.map { String(($0 as NSString).lastPathComponent.dropLast(".swift".count)) })
+            if let existing = declared.first(where: { $0.lowercased() == service.lowercased() }) {
+                throw .invalidResource(
+                    part: "name", value: name,
+                    reason: "the project already has a type named \(existing), which the synced resource would declare")
+            }
+        }
         let names = ResourceTemplates.Names(spec: spec, module: record.module)
         let isServer = record.template == .server
         // The project's own copies under .boiler/templates come before boiler's files.
         let store = try TemplateStore(project: folder)
         let files = try store.render(
-            isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(names), values: [:])
+            isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(spec: spec, module: record.module),
+            values: [:])
         let plan = ScaffoldPlan(folder: folder, files: files)
         let conflicts = plan.conflicts()
         if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
 
         var resources = record.resources ?? []
         resources.append(spec)
-        var machine: PlannedFile?
+        var machines: [PlannedFile] = []
         var manualStep: String?
         if isServer {
             let wiring = try store.render(
                 ResourceTemplates.serverWiring(module: record.module, resources: resources), values: [:])
             if isMachineOwned(wiring.path, record: record) {
-                machine = wiring
+                machines.append(wiring)
             } else {
                 let reason =
                     record.files[wiring.path] == nil
@@ -67,16 +93,28 @@ public struct ResourceAdder {
                     : "was edited by hand"
                 manualStep = ResourceTemplates.manualWiring(names, path: wiring.path, reason: reason)
             }
+        } else if synced {
+            var updated = record
+            updated.resources = resources
+            var steps: [String] = []
+            for file in try syncedMachineFiles(updated) {
+                if isMachineOwned(file.path, record: record) {
+                    machines.append(file)
+                } else {
+                    steps.append(ResourceTemplates.manualSyncedStep(names, path: file.path))
+                }
+            }
+            if !steps.isEmpty { manualStep = steps.joined(separator: "\n") }
         }
-        let written = (plan.files.map(\.path) + (machine.map { [$0.path] } ?? [])).sorted()
+        let written = (plan.files.map(\.path) + machines.map(\.path)).sorted()
         for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }
-        let hint = isServer ? nil : ResourceTemplates.appHint(names)
+        let hint = isServer ? nil : synced ? ResourceTemplates.syncedHint(names) : ResourceTemplates.appHint(names)
         if dryRun { return Outcome(written: written, manualStep: manualStep, hint: hint) }
 
         _ = try PlanWriter().write(plan, force: false)
         do {
-            if let machine { try write(machine.contents, to: machine.path) }
-            for file in plan.files + (machine.map { [$0] } ?? []) {
+            for machine in machines { try write(machine.contents, to: machine.path) }
+            for file in plan.files + machines {
                 record.files[file.path] = ProjectRecord.hash(file.contents)
             }
             record.resources = resources
@@ -86,6 +124,15 @@ public struct ResourceAdder {
             throw .writeFailed(path: folder.path, reason: error.userMessage)
         }
         return Outcome(written: written, manualStep: manualStep, hint: hint)
+    }
+
+    /// The files an app's synced resources change besides their own, rendered for `record` (which
+    /// lists the new resource): `Package.swift`, which then depends on `BoilerplateSync`, and the
+    /// machine file `Generated/_Parts.swift`, which registers each resource's sync service.
+    func syncedMachineFiles(_ record: ProjectRecord) throws(BoilerError) -> [PlannedFile] {
+        let rendered = try TheirsRenderer.render(record, in: folder)
+        let paths = ["Package.swift", PartTemplates.partsPath(core: "\(record.module)Core")]
+        return paths.compactMap { rendered[$0] }
     }
 
     /// The type names the project has: the template's Note, the resources added before, and the
@@ -98,7 +145,11 @@ public struct ResourceAdder {
         // Each resource, Note included, also declares types named after it.
         for resource in ["Note"] + (record.resources ?? []).map(\.name) {
             taken.insert(resource)
-            for suffix in ["Domain", "Page", "Routes", "Command", "Commands", "Created", "Updated", "Deleted", "List"] {
+            for suffix in [
+                "Domain", "Page", "Routes", "Command", "Commands", "Created", "Updated", "Deleted", "List",
+                "SyncService",
+                "SyncServiceTests", "CommandsTests",
+            ] {
                 taken.insert(resource + suffix)
             }
             for prefix in ["Create", "Update", "Delete"] { taken.insert(prefix + resource) }

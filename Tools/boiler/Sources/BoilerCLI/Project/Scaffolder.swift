@@ -117,6 +117,9 @@ public struct Scaffolder: Sendable {
         context["run"] = .flag(options.template != .library)
         context["server"] = .flag(options.template == .server)
         context["postgres"] = .flag(options.database == .postgres)
+        context["synced"] = .flag(options.synced)
+        context["app"] = .flag(options.template == .app)
+        context["NAME"] = .text(options.name.module.uppercased())
         return context
     }
 

@@ -53,16 +53,23 @@ enum PartTemplates {
         ]
     }
 
+    /// Where an app's machine file of added parts is.
+    static func partsPath(core: String) -> String { "Sources/\(core)/Generated/_Parts.swift" }
+
     /// The machine file that registers the routes and services added with `boiler add`.
-    static func parts(core: String, model: String, routes: [String], services: [String]) -> TemplateFile {
+    static func parts(
+        core: String, model: String, routes: [String], services: [String], synced: [String] = []
+    ) -> TemplateFile {
         // Names are checked module names; the literal escapes anyway, as every string written into source.
         TemplateFile(
-            "Sources/\(core)/Generated/_Parts.swift", "app/Sources/Core/Generated/_Parts.swift",
+            partsPath(core: core), "app/Sources/Core/Generated/_Parts.swift",
             [
                 "model": .text(model),
                 "routes": .list(routes.map { ["name": .text($0)] }),
                 "services": .list(
                     services.map { ["name": .text($0), "nameLiteral": .text(SwiftSource.literal(snake($0)))] }),
+                // Synced resources (`boiler add resource … --synced`): each registers its sync service.
+                "synced": .list(synced.map { ["name": .text($0)] }), "anySynced": .flag(!synced.isEmpty),
             ])
     }
 

@@ -97,6 +97,36 @@ enum ResourceTemplates {
         return plan.map { TemplateFile($0.0, "\(appFolder)/\($0.1)", values) }
     }
 
+    /// An app project's files for a synced resource (`--synced`): the revisioned entity, the
+    /// commands writing through its `SyncedRecordStore`, the service running its `SyncEngine`,
+    /// and their tests. The service is registered by the app's machine file `_Parts.swift`.
+    static func appSynced(_ n: Names) -> [TemplateFile] {
+        let values = values(n)
+        let plan = [
+            ("Sources/\(n.core)/Model/\(n.type).swift", "Sources/Core/Model/SyncedResource.swift"),
+            (
+                "Sources/\(n.core)/Commands/\(n.type)Commands.swift",
+                "Sources/Core/Commands/SyncedResourceCommands.swift"
+            ),
+            (
+                "Sources/\(n.core)/Services/\(n.type)SyncService.swift",
+                "Sources/Core/Services/ResourceSyncService.swift"
+            ),
+            ("Tests/\(n.core)Tests/\(n.type)CommandsTests.swift", "Tests/CoreTests/SyncedResourceCommandsTests.swift"),
+            ("Tests/\(n.core)Tests/\(n.type)SyncServiceTests.swift", "Tests/CoreTests/ResourceSyncServiceTests.swift"),
+        ]
+        return plan.map { TemplateFile($0.0, "\(appFolder)/\($0.1)", values) }
+    }
+
+    /// An app project's files for `spec`: ``appSynced(_:)``'s when it is synced, else ``app(_:)``'s.
+    static func app(spec: ResourceSpec, module: String) -> [TemplateFile] {
+        let names = Names(spec: spec, module: module)
+        return spec.isSynced ? appSynced(names) : app(names)
+    }
+
+    /// The environment variable an app reads its sync server's base URL from: `NOTES_SYNC_URL`.
+    static func syncURLKey(module: String) -> String { module.uppercased() + "_SYNC_URL" }
+
     /// The server and app templates' own resource, `Note`: a text and a pin that starts false.
     /// Its entity is designed in the project's model design (ModelGen writes the type; the
     /// project's `Model/Note.swift` adds the initializer the commands use), and its extras (the
@@ -182,6 +212,26 @@ enum ResourceTemplates {
         """
     }
 
+    /// What to change by hand in an app's edited `Package.swift` or `_Parts.swift` for a synced resource.
+    static func manualSyncedStep(_ n: Names, path: String) -> String {
+        let line =
+            path == "Package.swift"
+            ? "add to the \(n.core) target's dependencies: .product(name: \"BoilerplateSync\", package: <the kit's package>)"
+            : "add to registerAddedParts(): try \(n.type)SyncService.register(in: self)"
+        return
+            "\(path) was edited by hand or predates boiler, so boiler left it as it is. To sync \(n.words) records, \(line)"
+    }
+
+    /// How to run a synced resource's service and point it at a server.
+    static func syncedHint(_ n: Names) -> String {
+        """
+        Start the service when the app launches: try await app.services.start(\(n.type)SyncService.name); \
+        then write \(n.words) records with Create\(n.type)(…).execute(on: service.store). Set \
+        \(syncURLKey(module: n.module)) to the base URL of a server project with the same resource \
+        (boiler add resource \(n.type) \(n.spec.fields.map(\.argument).joined(separator: " "))); without it sync is off.
+        """
+    }
+
     /// How to use the new commands from the app's own model.
     static func appHint(_ n: Names) -> String {
         """
@@ -218,8 +268,10 @@ enum ResourceTemplates {
             "fieldList": .text(fields.map(\.argument).joined(separator: " ")),
             "writtenBy": .text(
                 n.options.writtenBy
-                    ?? "`boiler add resource \(n.type) \(fields.map(\.argument).joined(separator: " "))`"),
+                    ?? "`boiler add resource \(n.type) \(fields.map(\.argument).joined(separator: " "))"
+                    + (n.spec.isSynced ? " --synced`" : "`")),
             "fieldCount": .text("\(fields.count)"),
+            "urlKey": .text(syncURLKey(module: n.module)),
             "bodyLimit": .text(bodyLimit(n)),
             "example": .text("{" + fields.map { "\"\($0.name)\": …" }.joined(separator: ", ") + "}"),
             "sampleJSON0": .text(raw(sampleJSON(fields, 0))),

@@ -26,9 +26,10 @@ enum TheirsRenderer {
                 reason: "is \(BoilerError.shown(record.module)), but the name \(BoilerError.shown(record.name)) "
                     + "gives \(name.module)")
         }
-        let options = ProjectOptions(
+        var options = ProjectOptions(
             name: name, template: record.template, packages: record.packages, kit: record.kit, values: record.values,
             database: record.database)
+        options.synced = !syncedNames(record).isEmpty
         let scaffold: ScaffoldPlan
         do {
             scaffold = try Scaffolder(options: options).plan(in: folder, overrides: folder)
@@ -82,7 +83,10 @@ enum TheirsRenderer {
         for service in parts.services { files += PartTemplates.service(context(service, .service)) }
         for model in parts.models ?? [] { files += PartTemplates.model(context(model, .model)) }
         if isApp && (!parts.routes.isEmpty || !parts.services.isEmpty) {
-            files.append(PartTemplates.parts(core: core, model: model, routes: parts.routes, services: parts.services))
+            files.append(
+                PartTemplates.parts(
+                    core: core, model: model, routes: parts.routes, services: parts.services,
+                    synced: syncedNames(record)))
         }
         return try store.render(files, values: [:])
     }
@@ -94,11 +98,25 @@ enum TheirsRenderer {
         var files: [TemplateFile] = []
         for spec in resources {
             let names = ResourceTemplates.Names(spec: spec, module: record.module)
-            files += record.template == .server ? ResourceTemplates.server(names) : ResourceTemplates.app(names)
+            files +=
+                record.template == .server
+                ? ResourceTemplates.server(names) : ResourceTemplates.app(spec: spec, module: record.module)
         }
         if record.template == .server {
             files.append(ResourceTemplates.serverWiring(module: record.module, resources: resources))
+        } else if !syncedNames(record).isEmpty {
+            // An app's synced resources register their services in the machine file of its parts.
+            files.append(
+                PartTemplates.parts(
+                    core: "\(record.module)Core", model: "\(record.module)Model", routes: record.parts?.routes ?? [],
+                    services: record.parts?.services ?? [], synced: syncedNames(record)))
         }
         return try store.render(files, values: [:])
+    }
+
+    /// The app's synced resources, in the order they were added.
+    static func syncedNames(_ record: ProjectRecord) -> [String] {
+        guard record.template == .app else { return [] }
+        return (record.resources ?? []).filter(\.isSynced).map(\.name)
     }
 }
