@@ -79,6 +79,16 @@ struct ChildProcess: Sendable {
         return ChildProcess(pid: pid)
     }
 
+    /// Blocks the calling thread until the child has exited, without reaping it: until it is
+    /// reaped, its process id cannot be given to another process, so a signal sent to it reaches
+    /// this child or nothing.
+    func waitUntilExited() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
+            guard errno == EINTR else { return }
+        }
+    }
+
     /// Blocks the calling thread until the child exits, and reaps it. Its exit status, or 128 +
     /// the signal that ended it.
     func waitForExit() -> Int32 {

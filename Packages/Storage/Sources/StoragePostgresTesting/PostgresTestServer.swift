@@ -6,8 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// A real PostgreSQL server for one test: `initdb` into a temporary folder, `postgres` on a free
-/// port of 127.0.0.1 as a child process, stopped and deleted by ``stop()``.
+/// A real PostgreSQL server for one test: a fresh cluster in a temporary folder, `postgres` on a
+/// free port of 127.0.0.1 as a child process, stopped and deleted by ``stop()``.
 ///
 /// ```swift
 /// try await PostgresTestServer.with { server in
@@ -19,8 +19,10 @@ import Foundation
 ///
 /// The server is tuned for tests, not for data: authentication is `trust` for the user
 /// `boiler`, it listens on loopback only, and `fsync` is off. It runs as a direct child rather
-/// than through `pg_ctl start`, so its exit is the exit of the process this server watches. The
-/// programs start through `posix_spawn` rather than Foundation's `Process` (see `ChildProcess`).
+/// than through `pg_ctl start`, so its exit is the exit of the process this server watches, and
+/// ``stop()`` signals that process itself. The programs start through `posix_spawn` rather than
+/// Foundation's `Process` (see `ChildProcess`). Each cluster is a copy of one `initdb` made once
+/// per test process (see `ClusterTemplate`): a copy costs a tenth of an `initdb`.
 ///
 /// PostgreSQL refuses to run as root. When the tests run as root, the server runs as the
 /// unprivileged system user `boilerpg` (created with `useradd` if missing), which owns its
@@ -35,7 +37,7 @@ public final class PostgresTestServer: Sendable {
     public let binaries: URL
     /// The user the server runs as when the tests run as root (`boilerpg`), else nil.
     public let systemUser: String?
-    private let server = ServerProcess()
+    let server = ServerProcess()
 
     /// The user that owns the database and connects without a password.
     public static let user = "boiler"
@@ -61,7 +63,7 @@ public final class PostgresTestServer: Sendable {
     /// Why a server cannot start on this machine (no PostgreSQL programs found), or nil when it can.
     public static var unavailableReason: String? {
         binaryFolder() == nil
-            ? "PostgreSQL server programs (initdb, postgres, pg_ctl, createdb, pg_isready) are not in POSTGRES_BIN, "
+            ? "PostgreSQL server programs (initdb, postgres, createdb, pg_isready) are not in POSTGRES_BIN, "
                 + "/usr/lib/postgresql/*/bin or PATH; install them (Debian: apt-get install postgresql)"
             : nil
     }
@@ -96,8 +98,9 @@ public final class PostgresTestServer: Sendable {
         self.systemUser = systemUser
     }
 
-    /// Creates a cluster in a new temporary folder, starts it and creates the database; call
-    /// ``stop()`` when done. Takes about a second.
+    /// Copies a fresh cluster (with the database) into a new temporary folder and starts it; call
+    /// ``stop()`` when done. Takes a few tenths of a second, and about a second more for the
+    /// process's first server, which makes the cluster that is copied.
     /// - Throws: ``PostgresTestServerError`` saying which step failed, with its output.
     public static func start() async throws -> PostgresTestServer {
         guard let binaries = binaryFolder() else {
@@ -131,31 +134,21 @@ public final class PostgresTestServer: Sendable {
         }
     }
 
-    /// One try of ``start()``: a new cluster listening on `port`.
+    /// One try of ``start()``: a copy of the process's template cluster, listening on `port`.
     private static func start(binaries: URL, port: Int) async throws -> PostgresTestServer {
+        let systemUser: String? = getuid() == 0 ? "boilerpg" : nil
+        let template = try await ClusterTemplate.shared.data(binaries: binaries, systemUser: systemUser)
         // Short and under /tmp: the server's unix socket path must fit in 107 bytes.
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("boiler-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var systemUser: String?
+        let server = PostgresTestServer(folder: folder, port: port, binaries: binaries, systemUser: systemUser)
         do {
-            if getuid() == 0 {
-                systemUser = "boilerpg"
-                if try await run("/usr/bin/id", ["-u", "boilerpg"], check: false) != 0 {
-                    try await run(
-                        "/usr/sbin/useradd",
-                        ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "boilerpg"],
-                        check: false)
-                }
-                try await run("/bin/chown", ["-R", "boilerpg", folder.path])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw error
-        }
-        let server = PostgresTestServer(
-            folder: folder, port: port, binaries: binaries, systemUser: systemUser)
-        do {
-            try await server.launch()
+            if let systemUser { try await run("/bin/chown", [systemUser, folder.path]) }
+            let data = folder.appendingPathComponent("data")
+            try await ClusterTemplate.copy(template, to: data)
+            try await launch(
+                server.server, binaries: binaries, as: systemUser, data: data, folder: folder, port: port,
+                options: ["-c", "listen_addresses=127.0.0.1"])
         } catch {
             await server.stop()
             throw error
@@ -163,83 +156,99 @@ public final class PostgresTestServer: Sendable {
         return server
     }
 
-    private func launch() async throws {
-        let data = folder.appendingPathComponent("data").path
-        try await runAsOwner(
-            "initdb",
+    /// Makes sure the unprivileged `user` exists (tests run as root), creating it as a system
+    /// user without a home or a shell.
+    static func ensureSystemUser(_ user: String) async throws {
+        if try await run("/usr/bin/id", ["-u", user], check: false) != 0 {
+            try await run(
+                "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user],
+                check: false)
+        }
+    }
+
+    /// Starts `postgres` on the cluster in `data` as a child `process` watches, logging to
+    /// `folder`'s `log`, and returns once it accepts connections on its unix socket in `folder`.
+    /// - Throws: ``PostgresTestServerError/failed(step:output:)`` with step `postgres` and the
+    ///   log's end when it exits or does not answer within a minute.
+    static func launch(
+        _ process: ServerProcess, binaries: URL, as systemUser: String?, data: URL, folder: URL, port: Int,
+        options: [String]
+    ) async throws {
+        let options =
             [
-                "-D", data, "-U", Self.user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync",
-                "--no-instructions",
-            ])
-        let options = [
-            "-D", data, "-p", "\(port)", "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
-            "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-        ]
+                "-D", data.path, "-p", "\(port)", "-k", folder.path, "-c", "fsync=off", "-c", "synchronous_commit=off",
+                "-c", "full_page_writes=off",
+            ] + options
         let logFile = folder.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: logFile)
         defer { try? logHandle.close() }
         let postgres = binaries.appendingPathComponent("postgres").path
-        server.watch(
+        process.watch(
             try ChildProcess.spawn(
                 systemUser == nil ? postgres : "/usr/bin/setpriv",
-                systemUser.map { Self.dropPrivileges($0) + [postgres] + options } ?? options,
+                systemUser.map { dropPrivileges($0) + [postgres] + options } ?? options,
                 output: logHandle.fileDescriptor))
         // Ready when it accepts connections; pg_isready exits at once and leaves no descendants.
-        // Both ask through the unix socket in this server's own folder, never the TCP port: while
+        // It asks through the unix socket in this server's own folder, never the TCP port: while
         // this server is still starting, or after it failed to bind the port, another test's
-        // server may be listening there, and a probe of the port would take that one for this one
-        // (createdb then failed with "database already exists"). A server that cannot bind its
-        // TCP address exits, so once the socket answers, the port is this server's too.
+        // server may be listening there, and a probe of the port would take that one for this one.
+        // A server that cannot bind its TCP address exits, so once the socket answers, the port
+        // is this server's too.
         // No probe is started before the socket exists: each is a process, and a loaded test run
         // starts many servers at once.
         let socket = folder.appendingPathComponent(".s.PGSQL.\(port)").path
         var ready = false
-        for _ in 0..<600 where !ready && server.isRunning {
+        for _ in 0..<600 where !ready && process.isRunning {
             if FileManager.default.fileExists(atPath: socket) {
-                let probe = try await Self.run(
+                let probe = try await run(
                     binaries.appendingPathComponent("pg_isready").path, ["-h", folder.path, "-p", "\(port)", "-q"],
                     check: false)
                 ready = probe == 0
             }
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
-        guard ready else { throw PostgresTestServerError.failed(step: "postgres", output: log(last: 4_000)) }
-        try await runAsOwner("createdb", ["-h", folder.path, "-p", "\(port)", "-U", Self.user, Self.database])
+        guard ready else {
+            throw PostgresTestServerError.failed(step: "postgres", output: log(in: folder, last: 4_000))
+        }
     }
 
-    /// Stops the server at once (immediate shutdown: nothing it holds is worth keeping), waits
-    /// for it to exit, and deletes its folder. Calling it again does nothing.
+    /// Stops the server at once (an immediate shutdown: nothing it holds is worth keeping), waits
+    /// for it to exit (killing it if it has not within 20 s), and deletes its folder. Calling it
+    /// again does nothing.
     public func stop() async {
-        if server.isRunning {
-            _ = try? await runAsOwner(
-                "pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
-                check: false)
-            await server.exited()
-        }
+        await server.stop(with: SIGQUIT)
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// The end of the server's log, for failure messages: at most `last` bytes.
     public func log(last: Int = 16_000) -> String {
+        Self.log(in: folder, last: last)
+    }
+
+    /// The end of the log in `folder`: at most `last` bytes.
+    private static func log(in folder: URL, last: Int) -> String {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("log")) else { return "" }
         return String(decoding: data.suffix(max(0, last)), as: UTF8.self)
     }
 
+    /// Runs the PostgreSQL program `tool` of `binaries` as `systemUser` (when given) to its end;
+    /// with `check`, a non-zero exit throws with the program's output.
     @discardableResult
-    private func runAsOwner(_ tool: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
+    static func run(
+        binaries: URL, as systemUser: String?, _ tool: String, _ arguments: [String], check: Bool = true
+    ) async throws -> Int32 {
         let path = binaries.appendingPathComponent(tool).path
         if let systemUser {
-            return try await Self.run(
-                "/usr/bin/setpriv", Self.dropPrivileges(systemUser) + [path] + arguments, check: check)
+            return try await run("/usr/bin/setpriv", dropPrivileges(systemUser) + [path] + arguments, check: check)
         }
-        return try await Self.run(path, arguments, check: check)
+        return try await run(path, arguments, check: check)
     }
 
     /// Runs a program to its end without holding a thread of Swift concurrency; with `check`, a
     /// non-zero exit throws with the program's output.
     @discardableResult
-    private static func run(_ path: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
+    static func run(_ path: String, _ arguments: [String], check: Bool = true) async throws -> Int32 {
         // The program is read and waited for on a thread of its own: blocking reads register
         // nothing with libdispatch, whose read sources (behind readabilityHandler) can crash the
         // process on Linux when torn down (swift-corelibs-libdispatch#949).
@@ -269,7 +278,7 @@ public final class PostgresTestServer: Sendable {
         candidates += versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
         candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
         return candidates.first { folder in
-            ["initdb", "postgres", "pg_ctl", "createdb", "pg_isready"].allSatisfy {
+            ["initdb", "postgres", "createdb", "pg_isready"].allSatisfy {
                 fileManager.isExecutableFile(atPath: "\(folder)/\($0)")
             }
         }.map { URL(fileURLWithPath: $0) }
@@ -315,33 +324,65 @@ public enum PostgresTestServerError: Error, CustomStringConvertible, Sendable, E
     }
 }
 
-/// The `postgres` child: whether it runs, and a wait for its exit.
+/// The `postgres` child: whether it runs, a wait for its exit, and signals to it.
 final class ServerProcess: @unchecked Sendable {
     // @unchecked: state is only touched under `lock`.
     private let lock = NSLock()
-    private var started = false
+    private var child: ChildProcess?
     private var done = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Waiting for the exit; nil once the child is reaped.
+    private var waiters: [CheckedContinuation<Void, Never>]? = []
 
     /// Whether the child was started and has not exited.
-    var isRunning: Bool { lock.withLock { started && !done } }
+    var isRunning: Bool { lock.withLock { child != nil && !done } }
 
-    /// Watches `child` until it exits, on a thread of its own that blocks in `waitpid` (never a
+    /// Watches `child` until it exits, on a thread of its own that blocks in `waitid` (never a
     /// thread of Swift concurrency), and reaps it.
     func watch(_ child: ChildProcess) {
-        lock.withLock { started = true }
+        lock.withLock { self.child = child }
         Thread { [self] in
+            child.waitUntilExited()
+            // Marked done before it is reaped, under the lock `signal` takes: a signal is never
+            // sent to a reaped (and perhaps reused) process id.
+            lock.withLock { done = true }
             _ = child.waitForExit()
             finish()
         }.start()
+    }
+
+    /// Sends `signal` to the child while it runs; does nothing once it has exited.
+    func signal(_ signal: Int32) {
+        lock.withLock {
+            if let child, !done { _ = kill(child.pid, signal) }
+        }
+    }
+
+    /// Sends `signal` (SIGQUIT: an immediate shutdown; SIGINT: a fast, clean one) and waits for
+    /// the child to exit; after `grace`, SIGKILL ends it. Whether it exited within `grace`.
+    ///
+    /// The signal goes to the process itself, not through `pg_ctl` and `postmaster.pid`: a server
+    /// stopped right after it was spawned (a cancelled test) has no pid file yet, and a stop
+    /// that relied on one waited forever on a server that never stopped.
+    @discardableResult
+    func stop(with signal: Int32, grace: Duration = .seconds(20)) async -> Bool {
+        self.signal(signal)
+        let killer = Task { [self] in
+            try? await Task.sleep(for: grace)
+            if Task.isCancelled { return false }
+            self.signal(SIGKILL)
+            return true
+        }
+        await exited()
+        killer.cancel()
+        return await !killer.value
     }
 
     /// Returns once the child has exited (at once when it was never started).
     func exited() async {
         await withCheckedContinuation { continuation in
             let now = lock.withLock { () -> Bool in
-                if done || !started { return true }
-                waiters.append(continuation)
+                if child == nil || waiters == nil { return true }
+                waiters?.append(continuation)
                 return false
             }
             if now { continuation.resume() }
@@ -350,9 +391,8 @@ final class ServerProcess: @unchecked Sendable {
 
     private func finish() {
         let pending = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            done = true
-            defer { waiters = [] }
-            return waiters
+            defer { waiters = nil }
+            return waiters ?? []
         }
         for waiter in pending { waiter.resume() }
     }
