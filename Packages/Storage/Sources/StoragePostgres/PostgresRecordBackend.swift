@@ -113,33 +113,59 @@ where Record.ID: Codable & Sendable {
         let client = PostgresClient(configuration: configuration)
         self.client = client
         self.runner = Task { await client.run() }
-        do {
-            let name = name
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.migrate(changeFeed: changeFeed) }
-                group.addTask {
-                    try await Task.sleep(for: openTimeout)
-                    // Stopping the pool fails the lease the migration waits for.
-                    self.runner.cancel()
-                    throw StorageError.database(name, underlying: PostgresRecordError.noAnswer(after: openTimeout))
-                }
-                _ = try await group.next()
-                group.cancelAll()
-            }
-        } catch {
+        // The migration runs in a task of its own and the open waits for it or for the timeout,
+        // whichever is first; on a timeout the pool is stopped and the migration is not waited
+        // for (see `poolStopPatience` for why it may never end).
+        let migration = Task { try await self.migrate(changeFeed: changeFeed) }
+        switch await Self.outcome(of: migration, within: openTimeout) {
+        case .success: break
+        case .failure(let error):
             await stop()
             throw Self.wrap(error, name)
+        case nil:
+            migration.cancel()
+            await stop()
+            throw StorageError.database(name, underlying: PostgresRecordError.noAnswer(after: openTimeout))
         }
     }
 
-    /// Closes every connection; the backend cannot be used afterwards.
+    /// Closes every connection; the backend cannot be used afterwards. Returns once the pool has
+    /// stopped, or after ``poolStopPatience`` if it has not (see there).
     public func shutdown() async throws {
         await stop()
     }
 
+    /// How long a shutdown (or a failed open) waits for the connection pool to end.
+    ///
+    /// postgres-nio 1.33's pool, stopped while it is still making its first connection, can
+    /// leave a lease, or `run()` itself, waiting forever. Reproduced by `OpenTimeoutTests` (opens
+    /// timing out a few milliseconds in) and seen in loaded test runs, where every open of a
+    /// starved server timed out at once and then waited past the tests' time limits. So neither an
+    /// open that timed out nor a shutdown waits for more than this; what is left behind holds no
+    /// connection (the pool has closed them all).
+    public static var poolStopPatience: Duration { .seconds(10) }
+
     private func stop() async {
         runner.cancel()
-        await runner.value
+        _ = await Self.outcome(of: runner, within: Self.poolStopPatience)
+    }
+
+    /// `task`'s result, or nil when `limit` passes first. Awaiting a task's value cannot be
+    /// cancelled, so the wait for it runs in a task of its own, left behind if `task` never ends.
+    private static func outcome<Value: Sendable, Failure: Error>(
+        of task: Task<Value, Failure>, within limit: Duration
+    ) async -> Result<Value, Failure>? {
+        let gate = ResumeOnce<Result<Value, Failure>?>()
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            gate.resume(with: nil)
+        }
+        let result = await withCheckedContinuation { continuation in
+            gate.arm(continuation)
+            Task { gate.resume(with: await task.result) }
+        }
+        timer.cancel()
+        return result
     }
 
     // MARK: Schema
@@ -596,5 +622,51 @@ where Record.ID: Codable & Sendable {
             error.closureError.map { wrap($0, name) } ?? StorageError.database(name, underlying: error)
         default: StorageError.database(name, underlying: error)
         }
+    }
+}
+
+/// A continuation resumed by the first of several callers, with its value; the others do nothing.
+private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `state` is only touched under `lock`.
+    private let lock = NSLock()
+    private var state = State.waiting
+
+    private enum State {
+        case waiting
+        case armed(CheckedContinuation<Value, Never>)
+        case early(Value)
+        case done
+    }
+
+    /// Sets the continuation to resume; resumes it at once when a caller came first.
+    func arm(_ continuation: CheckedContinuation<Value, Never>) {
+        let value = lock.withLock { () -> Value? in
+            switch state {
+            case .waiting:
+                state = .armed(continuation)
+                return nil
+            case .early(let value):
+                state = .done
+                return value
+            case .armed, .done: return nil
+            }
+        }
+        if let value { continuation.resume(returning: value) }
+    }
+
+    /// Resumes the continuation with `value`, the first time only.
+    func resume(with value: Value) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Value, Never>? in
+            switch state {
+            case .waiting:
+                state = .early(value)
+                return nil
+            case .armed(let continuation):
+                state = .done
+                return continuation
+            case .early, .done: return nil
+            }
+        }
+        waiting?.resume(returning: value)
     }
 }
