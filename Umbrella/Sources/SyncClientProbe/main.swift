@@ -6,7 +6,8 @@
 //   --create: inserts the notes PREFIX-0…PREFIX-(COUNT-1) it does not have yet, each in its own
 //   transaction ("wrote i").
 //   Then syncs (push, pull) until the outbox is empty ("synced pending=0 records=N"), retrying a
-//   failed round up to 50 times ("round failed: …"). Exit status 0 when synced, 1 otherwise.
+//   failed round ("round failed: …") after 0.1 s for up to a minute. Exit status 0 when synced,
+//   1 otherwise.
 import BoilerplateSync
 import Foundation
 import Networking
@@ -66,7 +67,11 @@ do {
         configuration: SyncEngineConfiguration(
             pageSize: pageSize, interval: .seconds(3600),
             retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), jitter: false, retriesNonIdempotent: true)))
-    for _ in 0..<50 {
+    // Rounds go on for a minute, not for a count: a test that refuses connections until it has
+    // killed this process must find it still running however fast the rounds fail (50 rounds
+    // took under 2 s, and a loaded test run's kill came after the probe had given up).
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
         do {
             try await engine.sync()
             if try await store.pendingCount() == 0 {
@@ -75,6 +80,7 @@ do {
             }
         } catch {
             say("round failed: \(error)")
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
     say("gave up pending=\(try await store.pendingCount())")
