@@ -117,7 +117,7 @@ where Record.ID: Codable & Sendable {
         // whichever is first; on a timeout the pool is stopped and the migration is not waited
         // for (see `poolStopPatience` for why it may never end).
         let migration = Task { try await self.migrate(changeFeed: changeFeed) }
-        switch await Self.outcome(of: migration, within: openTimeout) {
+        switch await outcome(of: migration, within: openTimeout) {
         case .success: break
         case .failure(let error):
             await stop()
@@ -147,25 +147,7 @@ where Record.ID: Codable & Sendable {
 
     private func stop() async {
         runner.cancel()
-        _ = await Self.outcome(of: runner, within: Self.poolStopPatience)
-    }
-
-    /// `task`'s result, or nil when `limit` passes first. Awaiting a task's value cannot be
-    /// cancelled, so the wait for it runs in a task of its own, left behind if `task` never ends.
-    private static func outcome<Value: Sendable, Failure: Error>(
-        of task: Task<Value, Failure>, within limit: Duration
-    ) async -> Result<Value, Failure>? {
-        let gate = ResumeOnce<Result<Value, Failure>?>()
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            gate.resume(with: nil)
-        }
-        let result = await withCheckedContinuation { continuation in
-            gate.arm(continuation)
-            Task { gate.resume(with: await task.result) }
-        }
-        timer.cancel()
-        return result
+        _ = await outcome(of: runner, within: Self.poolStopPatience)
     }
 
     // MARK: Schema
@@ -543,66 +525,6 @@ where Record.ID: Codable & Sendable {
         }
     }
 
-    /// `sql` with each `$n` cast to its value's type, and the values as binary data.
-    ///
-    /// A statement prepared without the cast would infer `$n`'s type from its column (a
-    /// `DOUBLE PRECISION` column makes it `float8`), and an integer's bytes bound there would
-    /// be read as a float. The cast declares the type the bytes have, as an unprepared query's
-    /// bindings do, and it is part of the SQL text, so statements are cached per value types.
-    /// `$` appears in the SQL only before a parameter number: table and field names are letters,
-    /// digits and `_`, and values are never spliced in.
-    static func typed(_ sql: String, _ values: [QueryValue]) -> (String, [PostgresData]) {
-        var data: [PostgresData] = []
-        data.reserveCapacity(values.count)
-        var casts: [String] = []
-        casts.reserveCapacity(values.count)
-        for value in values {
-            switch value {
-            case .null:
-                data.append(PostgresData(type: .null))
-                casts.append("")
-            case .bool(let flag):
-                data.append(PostgresData(int64: flag ? 1 : 0))
-                casts.append("::int8")
-            case .integer(let number):
-                data.append(PostgresData(int64: number))
-                casts.append("::int8")
-            case .real(let number):
-                data.append(PostgresData(double: number))
-                casts.append("::float8")
-            case .text(let text):
-                data.append(PostgresData(string: text))
-                casts.append("::text")
-            }
-        }
-        guard !values.isEmpty else { return (sql, data) }
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + values.count * 8)
-        var scalars = sql.unicodeScalars[...]
-        while let dollar = scalars.firstIndex(of: "$") {
-            result.unicodeScalars.append(contentsOf: scalars[...dollar])
-            scalars = scalars[scalars.index(after: dollar)...]
-            let digits = scalars.prefix { ("0"..."9").contains($0) }
-            result.unicodeScalars.append(contentsOf: digits)
-            scalars = scalars[digits.endIndex...]
-            if let number = Int(String(digits)), (1...casts.count).contains(number) {
-                result += casts[number - 1]
-            }
-        }
-        result.unicodeScalars.append(contentsOf: scalars)
-        return (result, data)
-    }
-
-    private static func bind(_ value: QueryValue, to binds: inout PostgresBindings) {
-        switch value {
-        case .null: binds.appendNull()
-        case .bool(let flag): binds.append(Int64(flag ? 1 : 0))
-        case .integer(let number): binds.append(number)
-        case .real(let number): binds.append(number)
-        case .text(let text): binds.append(text)
-        }
-    }
-
     private static func revision(of record: Record) -> Int? { (record as? any RevisionedRecord)?.revision }
 
     private static func setting(_ record: Record, revision: Int) -> Record {
@@ -622,51 +544,5 @@ where Record.ID: Codable & Sendable {
             error.closureError.map { wrap($0, name) } ?? StorageError.database(name, underlying: error)
         default: StorageError.database(name, underlying: error)
         }
-    }
-}
-
-/// A continuation resumed by the first of several callers, with its value; the others do nothing.
-private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `state` is only touched under `lock`.
-    private let lock = NSLock()
-    private var state = State.waiting
-
-    private enum State {
-        case waiting
-        case armed(CheckedContinuation<Value, Never>)
-        case early(Value)
-        case done
-    }
-
-    /// Sets the continuation to resume; resumes it at once when a caller came first.
-    func arm(_ continuation: CheckedContinuation<Value, Never>) {
-        let value = lock.withLock { () -> Value? in
-            switch state {
-            case .waiting:
-                state = .armed(continuation)
-                return nil
-            case .early(let value):
-                state = .done
-                return value
-            case .armed, .done: return nil
-            }
-        }
-        if let value { continuation.resume(returning: value) }
-    }
-
-    /// Resumes the continuation with `value`, the first time only.
-    func resume(with value: Value) {
-        let waiting = lock.withLock { () -> CheckedContinuation<Value, Never>? in
-            switch state {
-            case .waiting:
-                state = .early(value)
-                return nil
-            case .armed(let continuation):
-                state = .done
-                return continuation
-            case .early, .done: return nil
-            }
-        }
-        waiting?.resume(returning: value)
     }
 }
