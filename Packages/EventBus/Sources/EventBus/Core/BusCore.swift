@@ -27,9 +27,18 @@ final class BusCore: @unchecked Sendable {
     @exclusivity(unchecked) private var cachedChannel: Unmanaged<Channel>?
     @exclusivity(unchecked) private var senderWatches = 0
     @exclusivity(unchecked) private var sweepThreshold = 256
+    /// One word, guarded by `lock`, through which a reusable subscriber's bucket reference is
+    /// handed over without a retain or a release (`Bucket.removeNewestKeepingReference`,
+    /// `Bucket.appendHandingOver`). It never holds a reference of its own: what is moved in is
+    /// left there, uncounted, and what is read out is a reference the caller carries.
+    let scratch = UnsafeMutablePointer<Subscriber>.allocate(capacity: 1)
 
     init(parent: BusCore?) {
         self.parent = parent
+    }
+
+    deinit {
+        scratch.deallocate()
     }
 
     /// Takes the next id; the caller holds the lock.
@@ -80,18 +89,32 @@ final class BusCore: @unchecked Sendable {
     /// Stores `subscriber`, giving it the next id, and returns the event to replay, if one was
     /// asked for. A queued subscriber gets its replay here, under the lock, so that it precedes
     /// anything triggered afterwards. On a closed bus the subscriber is cancelled at once.
-    func register(_ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool) -> Replay? {
+    ///
+    /// `bringsReference`: the caller also hands over a second strong reference to `subscriber`
+    /// (a reused spare keeps its old bucket's, see `Channel.cancelInEveryone`), which the
+    /// bucket takes instead of retaining it, or which is released if it is not stored that way.
+    func register(
+        _ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool, bringsReference: Bool = false
+    ) -> Replay? {
         lock.lock()
         subscriber.id = takeID()
         if !isClosed, sender == nil, !replayLast, case .type(let key) = subscriber.topic {
             // The common case, inline: a subscription to a type from any sender.
             withChannel(forType: key) { channel in
-                channel.everyone.append(subscriber)
+                if bringsReference {
+                    // The reference handed over, taken as is: no retain.
+                    channel.everyone.appendHandingOver(subscriber, scratch: scratch)
+                } else {
+                    channel.everyone.append(subscriber)
+                }
                 subscriber.handOutsWhenStored = channel.handOuts
             }
             lock.unlock()
             return nil
         }
+        // Not stored with the reference handed over: the paths below retain what they store.
+        // The caller's own reference keeps the subscriber alive, so this release frees nothing.
+        defer { if bringsReference { Unmanaged.passUnretained(subscriber).release() } }
         if isClosed {
             _ = subscriber.raiseFlag()
             lock.unlock()
@@ -160,7 +183,7 @@ final class BusCore: @unchecked Sendable {
         if case .type(let key) = subscriber.topic, subscriber.senderKey == nil {
             // The common case, inline: a subscription to a type from any sender.
             let wasLive = !subscriber.isCancelled
-            if wasLive { withChannel(forType: key) { $0.cancelInEveryone(subscriber) } }
+            if wasLive { withChannel(forType: key) { $0.cancelInEveryone(subscriber, sink: scratch) } }
             lock.unlock()
             if wasLive { subscriber.finishCancelling() }
             return

@@ -35,6 +35,39 @@ struct Bucket {
     @inline(__always)
     mutating func removeNewest() {
         subscribers.removeLast()
+        dropCancelledTail()
+    }
+
+    /// Removes the newest subscriber, just cancelled, like `removeNewest`, but without releasing
+    /// the bucket's reference to it: the caller takes that reference over (a reusable
+    /// subscriber keeps it for its next registration, see `Channel.cancelInEveryone`), which
+    /// saves an atomic decrement now and an atomic increment when it is stored again.
+    ///
+    /// `sink`: a word of scratch memory, bound to `Subscriber`, that the reference is moved
+    /// into and left in, never released (the caller holds the bus lock, which guards it).
+    /// Moving it there is what keeps the count as it is: no retain or release is emitted,
+    /// where letting the optimiser pair a `passRetained` with the end of the removed value left
+    /// both in place.
+    @inline(__always)
+    mutating func removeNewestKeepingReference(sink: UnsafeMutablePointer<Subscriber>) {
+        sink.initialize(to: subscribers.removeLast())
+        dropCancelledTail()
+    }
+
+    /// Appends `subscriber`, whose reference the caller hands over without a count of its own
+    /// for it (see `removeNewestKeepingReference`): the bucket stores it without a retain.
+    /// `scratch` is as there.
+    @inline(__always)
+    mutating func appendHandingOver(_ subscriber: Subscriber, scratch: UnsafeMutablePointer<Subscriber>) {
+        // The reference's bits, read back as an owned `Subscriber` (a take, no retain).
+        UnsafeMutableRawPointer(scratch).storeBytes(
+            of: Unmanaged.passUnretained(subscriber).toOpaque(), as: UnsafeMutableRawPointer.self)
+        subscribers.append(scratch.move())
+    }
+
+    /// Drops the cancelled subscribers left last by a removal.
+    @inline(__always)
+    private mutating func dropCancelledTail() {
         while let last = subscribers.last, last.isCancelled {
             subscribers.removeLast()
             cancelled = max(0, cancelled - 1)
@@ -106,12 +139,24 @@ final class Channel {
     /// has read or will read its handler. It is then marked `wasNeverHandedOut`, which lets its
     /// token's release reuse it. The mark is written before the flag's releasing store, so
     /// whoever sees the flag raised (the token's release, with an acquiring load) sees the mark.
+    ///
+    /// A marked subscriber also keeps the bucket's reference to it (a second strong reference,
+    /// besides its token's): the token's release hands both to the thread's spare slot, and the
+    /// next `register` stores it with that reference instead of retaining it. Whoever drops a
+    /// marked subscriber instead releases that reference too (`WatchToken.deinit`,
+    /// `DeliveryThread.keepSpare`, a thread's end).
+    /// `sink` is the core's scratch word (`BusCore.scratch`).
     @inline(__always)
-    func cancelInEveryone(_ subscriber: Subscriber) {
+    func cancelInEveryone(_ subscriber: Subscriber, sink: UnsafeMutablePointer<Subscriber>) {
         if everyone.isNewest(subscriber) {
-            subscriber.wasNeverHandedOut = subscriber.isReusable && handOuts == subscriber.handOutsWhenStored
+            let isNeverHandedOut = subscriber.isReusable && handOuts == subscriber.handOutsWhenStored
+            subscriber.wasNeverHandedOut = isNeverHandedOut
             subscriber.raiseLoweredFlag()
-            everyone.removeNewest()
+            if isNeverHandedOut {
+                everyone.removeNewestKeepingReference(sink: sink)
+            } else {
+                everyone.removeNewest()
+            }
         } else {
             subscriber.raiseLoweredFlag()
             everyone.noteCancelled(subscriber)

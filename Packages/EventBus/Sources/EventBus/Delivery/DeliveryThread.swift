@@ -20,7 +20,9 @@ struct DeliveryThread {
     /// A cancelled synchronous subscriber that nothing else holds and no other thread was ever
     /// given (`Subscriber.wasNeverHandedOut`), kept by the thread that released
     /// its token for the next `watch` of the same event type on this thread (``spareKey``): a
-    /// watch-and-cancel loop then allocates one object (the token) instead of two.
+    /// watch-and-cancel loop then allocates one object (the token) instead of two. It holds two
+    /// strong references to it: this one and its old bucket's, which its next bucket takes over
+    /// (`BusCore.register`'s `bringsReference`) and which is released if it is dropped instead.
     private var spare: Subscriber?
     private var spareKey: ObjectIdentifier?
 
@@ -42,7 +44,8 @@ struct DeliveryThread {
         return state
     }
 
-    /// Takes this thread's spare subscriber if it was made for events of type `key`.
+    /// Takes this thread's spare subscriber if it was made for events of type `key`, with both
+    /// of the spare's references: the caller registers it with `bringsReference`.
     @inline(__always)
     static func takeSpare(for key: ObjectIdentifier, threadKey: pthread_key_t) -> Subscriber? {
         let state = current(threadKey)
@@ -52,12 +55,29 @@ struct DeliveryThread {
     }
 
     /// Keeps `subscriber` (of events of type `key`; cancelled, its handler dropped, held by
-    /// nothing else) as this thread's spare, releasing the previous one.
+    /// nothing else) as this thread's spare, with both of its references (the caller's, and the
+    /// bucket's it still carries), releasing the previous one.
     @inline(__always)
     static func keepSpare(_ subscriber: consuming Subscriber, for key: ObjectIdentifier, threadKey: pthread_key_t) {
         let state = current(threadKey)
+        state.pointee.dropSpare()
         state.pointee.spareKey = key
         state.pointee.spare = consume subscriber
+    }
+
+    /// Releases the spare, if there is one, with its second reference.
+    @inline(__always)
+    private mutating func dropSpare() {
+        guard let spare = spare.take() else { return }
+        Unmanaged.passUnretained(spare).release()
+        spareKey = nil
+    }
+
+    /// Frees the delivery state of a thread that ends (the key's destructor).
+    fileprivate static func release(_ state: UnsafeMutablePointer<DeliveryThread>) {
+        state.pointee.dropSpare()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// The frame of `bus` if this thread is delivering one of its events.
@@ -109,16 +129,13 @@ struct DeliveryThread {
 #if canImport(Darwin)
     private typealias KeyDestructor = @convention(c) (UnsafeMutableRawPointer) -> Void
     private let releaseThread: KeyDestructor = { pointer in
-        let state = pointer.assumingMemoryBound(to: DeliveryThread.self)
-        state.deinitialize(count: 1)
-        state.deallocate()
+        DeliveryThread.release(pointer.assumingMemoryBound(to: DeliveryThread.self))
     }
 #else
     private typealias KeyDestructor = @convention(c) (UnsafeMutableRawPointer?) -> Void
     private let releaseThread: KeyDestructor = { pointer in
         guard let state = pointer?.assumingMemoryBound(to: DeliveryThread.self) else { return }
-        state.deinitialize(count: 1)
-        state.deallocate()
+        DeliveryThread.release(state)
     }
 #endif
 

@@ -25,8 +25,11 @@ extension Bus {
         // Inlined so that the erased call below is specialised for E: delivery reads the value
         // through the pointer without going through E's metadata.
         let subscriber: Subscriber
+        // A spare comes with a second reference, which its bucket takes over.
+        var bringsReference = false
         if sender == nil, let spare = spareSubscriber(for: ObjectIdentifier(E.self)) {
             subscriber = TypedSubscriber<E>.reuse(spare, file: file, line: line, handler: handler)
+            bringsReference = true
         } else {
             subscriber = TypedSubscriber<E>(
                 sender: sender, file: file, line: line, handler: handler,
@@ -35,7 +38,8 @@ extension Bus {
                         .handler?(pointer.assumingMemoryBound(to: E.self).pointee)
                 })
         }
-        let (token, replay) = watchSynchronously(consume subscriber, from: sender, replayLast: replayLast)
+        let (token, replay) = watchSynchronously(
+            consume subscriber, from: sender, replayLast: replayLast, bringsReference: bringsReference)
         if let replay, let event = replay.event as? E, !token.isCancelled { handler(event) }
         return token
     }
@@ -47,12 +51,13 @@ extension Bus {
     }
 
     /// Registers a synchronous subscription to a type; returns its token and the event to
-    /// replay, if one was asked for and exists.
+    /// replay, if one was asked for and exists. `bringsReference`: see `BusCore.register`.
     @usableFromInline
     func watchSynchronously(
-        _ subscriber: consuming Subscriber, from sender: AnyObject?, replayLast: Bool
+        _ subscriber: consuming Subscriber, from sender: AnyObject?, replayLast: Bool, bringsReference: Bool
     ) -> (WatchToken, Replay?) {
-        let replay = core.register(subscriber, sender: sender, replayLast: replayLast)
+        let replay = core.register(
+            subscriber, sender: sender, replayLast: replayLast, bringsReference: bringsReference)
         return (WatchToken(subscriber: subscriber, core: core), replay)
     }
 

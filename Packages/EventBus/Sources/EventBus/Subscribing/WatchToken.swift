@@ -19,11 +19,13 @@ public final class WatchToken: Sendable, Hashable {
     }
 
     deinit {
-        var subscriber = owned.takeRetainedValue()
+        // The subscriber is reached through `owned` only, borrowed: the deinit makes no strong
+        // reference of its own, so the count read below is exact in any build.
+        //
         // Most tokens are cancelled before they are released: then there is nothing to cancel,
         // and not calling into the core saves a retain and a release of both the core and the
         // subscriber.
-        if !subscriber.isCancelled { core.cancel(subscriber) }
+        if !owned._withUnsafeGuaranteedRef({ $0.isCancelled }) { owned._withUnsafeGuaranteedRef { core.cancel($0) } }
         // This is where the subscriber would be freed. One that no other thread was ever given
         // (`wasNeverHandedOut`, decided by the cancel under the bus lock: no trigger of its type
         // and no leak report while it was stored) instead releases its handler, as freeing it
@@ -31,12 +33,23 @@ public final class WatchToken: Sendable, Hashable {
         // allocating, initialising and freeing one object per watch. The mark is what makes the
         // rewrite race-free: no delivery ever read the handler. Its read is ordered after the
         // cancel by the acquiring `isCancelled` above (or is on the cancelling thread). The
-        // uniqueness check only guards against a holder this reasoning missed; it orders nothing.
-        if subscriber.wasNeverHandedOut, case .type(let key) = subscriber.topic,
-            isKnownUniquelyReferenced(&subscriber)
-        {
-            subscriber.dropHandler()
-            DeliveryThread.keepSpare(consume subscriber, for: key, threadKey: core.threadKey)
+        // count check only guards against a holder this reasoning missed; it orders nothing.
+        //
+        // A marked subscriber also carries its old bucket's reference (`Channel.cancelInEveryone`
+        // kept it rather than releasing it), which the spare keeps for its next registration: so
+        // "held by nothing else" is a strong count of two, the token's and the bucket's.
+        guard owned._withUnsafeGuaranteedRef({ $0.wasNeverHandedOut }) else {
+            owned.release()
+            return
+        }
+        if case .type(let key) = owned._withUnsafeGuaranteedRef({ $0.topic }), retainCount(owned.toOpaque()) == 2 {
+            owned._withUnsafeGuaranteedRef { $0.dropHandler() }
+            DeliveryThread.keepSpare(owned.takeRetainedValue(), for: key, threadKey: core.threadKey)
+        } else {
+            // Not reused after all: the bucket's reference goes as it would have at the cancel,
+            // then the token's.
+            owned.release()
+            owned.release()
         }
     }
 
@@ -63,3 +76,10 @@ public final class WatchToken: Sendable, Hashable {
         hasher.combine(ObjectIdentifier(self))
     }
 }
+
+/// `size_t swift_retainCount(HeapObject *)`: the strong references to an object, as the Swift
+/// runtime counts them (the standard library's `_getRetainCount` calls it, through an `AnyObject`
+/// argument the caller may retain for the call; the unretained pointer here adds nothing). A
+/// plain load in the runtime: no atomic instruction, and no ordering.
+@_silgen_name("swift_retainCount")
+private func retainCount(_ object: UnsafeMutableRawPointer) -> Int
