@@ -80,7 +80,8 @@ class Subscriber: @unchecked Sendable {
         /// Lowers the flag of a subscriber nothing else holds, for its reuse.
         @usableFromInline func lowerFlag() { flag.lower() }
     #else
-        private let flag = Atomic<Bool>(false)
+        /// Internal to the module, for `lowerFlag`, which `watch` inlines.
+        @usableFromInline let flag = Atomic<Bool>(false)
 
         /// Whether the subscription was cancelled.
         @inline(__always) var isCancelled: Bool { flag.load(ordering: .acquiring) }
@@ -98,8 +99,9 @@ class Subscriber: @unchecked Sendable {
         /// a releasing store, which publishes what the caller wrote before it.
         @inline(__always) func raiseLoweredFlag() { flag.store(true, ordering: .releasing) }
 
-        /// Lowers the flag of a subscriber nothing else holds, for its reuse.
-        @usableFromInline func lowerFlag() { flag.store(false, ordering: .releasing) }
+        /// Lowers the flag of a subscriber nothing else holds, for its reuse. Inlinable: a call
+        /// for one store cost more than the store.
+        @inlinable @inline(__always) final func lowerFlag() { flag.store(false, ordering: .releasing) }
     #endif
 
     init(
