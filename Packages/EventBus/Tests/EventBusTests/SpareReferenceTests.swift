@@ -10,32 +10,67 @@ import Testing
 /// it is dropped, is freed, neither leaked nor released once too often.
 @Suite("The bucket's reference a reused subscriber carries")
 struct SpareReferenceTests {
+    // The helpers that read a token's subscriber are never inlined: a strong temporary made
+    // to read it is then released before they return. Inlined, an optimised build may release
+    // it after the token, and the token's release would find a third holder and not reuse.
+
     /// Watches `Ping` on `bus`, cancels and releases the token; returns its subscriber, weakly.
+    @inline(never)
     private func released(on bus: Bus) -> WeakSubscriber {
         let token = bus.watch(Ping.self) { _ in }
-        let subscriber = WeakSubscriber(token.subscriber)
+        let subscriber = weakly(token)
         token.cancel()
         return subscriber
+    }
+
+    /// Watches `Ping` on `bus` and releases the token without cancelling it (its release
+    /// cancels); returns its subscriber, weakly.
+    @inline(never)
+    private func releasedUncancelled(on bus: Bus) -> WeakSubscriber {
+        let token = bus.watch(Ping.self) { _ in }
+        return weakly(token)
+    }
+
+    /// A token's subscriber, held weakly.
+    @inline(never)
+    private func weakly(_ token: WatchToken) -> WeakSubscriber {
+        WeakSubscriber(token.subscriber)
+    }
+
+    /// Whether `token`'s subscriber is `subscriber`'s object.
+    @inline(never)
+    private func isSubscriber(of token: WatchToken, _ subscriber: WeakSubscriber) -> Bool {
+        subscriber.object === token.subscriber
     }
 
     /// The strong references to a token's subscriber, as the runtime counts them. A debug build
     /// may add a temporary one of its own, so tests compare counts read the same way, never a
     /// count with a number.
+    @inline(never)
     private func references(of token: WatchToken) -> UInt {
         _getRetainCount(token.subscriber)
+    }
+
+    /// A subscription that is never a reused spare, whatever an earlier test left on this thread
+    /// (tests share threads): one filtered on a sender is always a new subscriber. Stored with a
+    /// retain on an open bus, so it holds what a new subscription holds: its token's reference
+    /// and its bucket's.
+    private func baseline(on bus: Bus, anchor: AnyObject) -> WatchToken {
+        bus.watch(Pong.self, from: anchor) { _ in }
     }
 
     @Test("a reused subscription holds as many references as a new one, through many reuses")
     func reusedHoldsWhatNewHolds() {
         let bus = Bus()
-        let fresh = bus.watch(Pong.self) { _ in }
+        let anchor = Anchor()
+        let fresh = baseline(on: bus, anchor: anchor)
         let expected = references(of: fresh)  // the token's and the bucket's
         let old = released(on: bus)
         for _ in 0..<1_000 {
             bus.watch(Ping.self) { _ in }.cancel()
         }
         let token = bus.watch(Ping.self) { _ in }
-        #expect(old.object === token.subscriber)
+        #expect(isSubscriber(of: token, old))
         #expect(references(of: token) == expected)
         token.cancel()
         fresh.cancel()
@@ -48,10 +83,11 @@ struct SpareReferenceTests {
         bus.trigger(Ping(value: 7))
         let old = released(on: bus)
         let calls = Log<Int>()
-        let fresh = bus.watch(Pong.self) { _ in }
+        let anchor = Anchor()
+        let fresh = baseline(on: bus, anchor: anchor)
         do {
             let token = bus.watch(Ping.self, replayLast: true) { calls.append($0.value) }
-            #expect(old.object === token.subscriber)
+            #expect(isSubscriber(of: token, old))
             #expect(references(of: token) == references(of: fresh))
             bus.trigger(Ping(value: 8))
             token.cancel()
@@ -67,12 +103,13 @@ struct SpareReferenceTests {
         let closed = Bus()
         closed.close()
         // Never stored: the token's reference only.
-        let fresh = closed.watch(Pong.self) { _ in }
+        let anchor = Anchor()
+        let fresh = baseline(on: closed, anchor: anchor)
         let bus = Bus()
         let old = released(on: bus)
         do {
             let token = closed.watch(Ping.self) { _ in Issue.record("called on a closed bus") }
-            #expect(old.object === token.subscriber)
+            #expect(isSubscriber(of: token, old))
             #expect(token.isCancelled)
             #expect(references(of: token) == references(of: fresh))
         }
@@ -100,17 +137,18 @@ struct SpareReferenceTests {
     @Test("a marked subscriber still held elsewhere at its token's release is not reused, and is freed when let go")
     func heldSubscriberNotReused() {
         let bus = Bus()
-        let fresh = bus.watch(Pong.self) { _ in }
+        let anchor = Anchor()
+        let fresh = baseline(on: bus, anchor: anchor)
         var held: Subscriber?
         let old: WeakSubscriber = {
             let token = bus.watch(Ping.self) { _ in }
             held = token.subscriber
             token.cancel()
-            return WeakSubscriber(token.subscriber)
+            return weakly(token)
         }()
         #expect(held?.wasNeverHandedOut == true)
         let next = bus.watch(Ping.self) { _ in }
-        #expect(old.object !== next.subscriber)
+        #expect(!isSubscriber(of: next, old))
         #expect(references(of: next) == references(of: fresh))
         next.cancel()
         fresh.cancel()
@@ -118,6 +156,48 @@ struct SpareReferenceTests {
         held = nil
         #expect(old.object == nil)
     }
+
+    @Test("a spare outlives its bus, serves a watch on another bus, and returns after an uncancelled release")
+    func reusedOnAnotherBusAfterItsOwnIsGone() {
+        let other = Bus()
+        let anchor = Anchor()
+        let fresh = baseline(on: other, anchor: anchor)
+        let gone = WeakBus()
+        let old: WeakSubscriber = {
+            let bus = Bus()
+            gone.object = bus
+            return released(on: bus)
+        }()
+        #expect(gone.object == nil)
+        #expect(old.object != nil)
+        do {
+            // Reused on the fast path of a bus it was never stored in.
+            let token = other.watch(Ping.self) { _ in }
+            #expect(isSubscriber(of: token, old))
+            #expect(references(of: token) == references(of: fresh))
+            token.cancel()
+        }
+        // Reused again, and released uncancelled: the release cancels it, marks it and keeps
+        // it as the spare once more.
+        let again = releasedUncancelled(on: other)
+        #expect(again.object != nil)
+        #expect(again.object === old.object)
+        let token = other.watch(Ping.self) { _ in }
+        #expect(isSubscriber(of: token, old))
+        #expect(references(of: token) == references(of: fresh))
+        #expect(other.subscriptionCount == 2)
+        token.cancel()
+        fresh.cancel()
+        #expect(other.subscriptionCount == 0)
+    }
+}
+
+/// A sender to filter on.
+private final class Anchor: Sendable {}
+
+/// A bus, held weakly: nil once it was freed.
+private final class WeakBus: @unchecked Sendable {
+    weak var object: Bus?
 }
 
 /// A subscriber, held weakly: nil once it was freed.

@@ -94,7 +94,7 @@ final class BusCore: @unchecked Sendable {
     /// (a reused spare keeps its old bucket's, see `Channel.cancelInEveryone`), which the
     /// bucket takes instead of retaining it, or which is released if it is not stored that way.
     func register(
-        _ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool, bringsReference: Bool = false
+        _ subscriber: Subscriber, sender: AnyObject?, replayLast: Bool, bringsReference: Bool
     ) -> Replay? {
         lock.lock()
         subscriber.id = takeID()

@@ -48,6 +48,13 @@ struct Bucket {
     /// Moving it there is what keeps the count as it is: no retain or release is emitted,
     /// where letting the optimiser pair a `passRetained` with the end of the removed value left
     /// both in place.
+    ///
+    /// The store overwrites what the previous use left in the word, and the next overwrites it
+    /// in turn, with no read of this value in between. An optimiser that took it for a dead store
+    /// could replace it with a release of the value: an over-release. It cannot: the word is
+    /// reachable from the core (it escapes), and every use is inside the bus lock, whose
+    /// `unlock` (a releasing operation, opaque to the optimiser) follows each store before the
+    /// next use can come, so the store is never provably dead. Keep each use inside the lock.
     @inline(__always)
     mutating func removeNewestKeepingReference(sink: UnsafeMutablePointer<Subscriber>) {
         sink.initialize(to: subscribers.removeLast())

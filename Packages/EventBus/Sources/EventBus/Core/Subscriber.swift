@@ -25,7 +25,8 @@ enum Topic: Hashable, Sendable {
 /// a sender are also reused, when no other thread was ever given them (`wasNeverHandedOut`): the
 /// released token hands its subscriber to its thread's spare slot (`DeliveryThread`) for the next
 /// watch of that event type. The fields a reuse rewrites are `var`s, written only by the thread
-/// that holds the subscriber's one reference and that no other thread has ever read.
+/// that holds the subscriber's references (the token's or the spare slot's, and the one its old
+/// bucket left it) and that no other thread has ever read.
 @usableFromInline
 class Subscriber: @unchecked Sendable {
     /// Registration order: ids grow with every `watch` on a bus. Set under the bus lock by
@@ -51,7 +52,8 @@ class Subscriber: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var file: StaticString
     @exclusivity(unchecked) @usableFromInline final var line: UInt
     /// True for a synchronous typed subscription without a sender: once cancelled and held by
-    /// nothing but its token, the token's release hands it to the thread's spare slot.
+    /// nothing but its token (and the reference its old bucket left it), the token's release hands
+    /// it to the thread's spare slot.
     let isReusable: Bool
     /// Its channel's `handOuts` when `register` stored it (under the bus lock).
     @exclusivity(unchecked) final var handOutsWhenStored: UInt64 = 0

@@ -69,6 +69,7 @@ struct DeliveryThread {
     @inline(__always)
     private mutating func dropSpare() {
         guard let spare = spare.take() else { return }
+        assert(retainCount(Unmanaged.passUnretained(spare).toOpaque()) >= 2, "a spare carries two references")
         Unmanaged.passUnretained(spare).release()
         spareKey = nil
     }

@@ -202,7 +202,7 @@ extension Bus {
         let subscriber = Subscriber(
             topic: topic, sender: sender, eventType: Value.self, receivesAnyEvent: receivesAnyEvent,
             isQueued: isQueued, file: file, line: line, onCancel: onCancel, call: call)
-        let replay = core.register(subscriber, sender: sender, replayLast: replayLast)
+        let replay = core.register(subscriber, sender: sender, replayLast: replayLast, bringsReference: false)
         if let replay, !subscriber.isCancelled {
             subscriber.invoke(with: replay.event)
         }

@@ -5,7 +5,7 @@
 /// subscriptions end with it: no `unwatch` in `deinit`, no leaked observers.
 public final class WatchToken: Sendable, Hashable {
     /// The token's reference to its subscriber, held as a retained `Unmanaged` so that its
-    /// release can hand that very reference on (see `deinit`) without touching the count.
+    /// release can hand that very reference on (see `deinit`) with no net change to the count.
     private let owned: Unmanaged<Subscriber>
     let core: BusCore
 
@@ -42,12 +42,14 @@ public final class WatchToken: Sendable, Hashable {
             owned.release()
             return
         }
-        if case .type(let key) = owned._withUnsafeGuaranteedRef({ $0.topic }), retainCount(owned.toOpaque()) == 2 {
+        let count = retainCount(owned.toOpaque())
+        if case .type(let key) = owned._withUnsafeGuaranteedRef({ $0.topic }), count == 2 {
             owned._withUnsafeGuaranteedRef { $0.dropHandler() }
             DeliveryThread.keepSpare(owned.takeRetainedValue(), for: key, threadKey: core.threadKey)
         } else {
             // Not reused after all: the bucket's reference goes as it would have at the cancel,
             // then the token's.
+            assert(count >= 2, "a marked subscriber carries its token's and its bucket's references")
             owned.release()
             owned.release()
         }
@@ -80,6 +82,10 @@ public final class WatchToken: Sendable, Hashable {
 /// `size_t swift_retainCount(HeapObject *)`: the strong references to an object, as the Swift
 /// runtime counts them (the standard library's `_getRetainCount` calls it, through an `AnyObject`
 /// argument the caller may retain for the call; the unretained pointer here adds nothing). A
-/// plain load in the runtime: no atomic instruction, and no ordering.
+/// plain load in the runtime: no atomic instruction, and no ordering. For one pointer argument and
+/// a word result, Swift's calling convention and C's agree on every platform Swift supports.
+///
+/// Do not also call `_getRetainCount` in this module: the standard library declares the same
+/// symbol with another signature, and two declarations of one symbol in one module conflict.
 @_silgen_name("swift_retainCount")
-private func retainCount(_ object: UnsafeMutableRawPointer) -> Int
+func retainCount(_ object: UnsafeMutableRawPointer) -> UInt
