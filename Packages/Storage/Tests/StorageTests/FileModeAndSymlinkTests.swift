@@ -16,7 +16,7 @@ struct FileModeAndSymlinkTests {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
     }
 
-    @Test("a save keeps the existing file's mode", arguments: [0o600, 0o664, 0o640, 0o755])
+    @Test("a save keeps the existing file's mode", arguments: [0o600, 0o664, 0o640, 0o755, 0o444, 0o4755])
     func modeIsKept(_ mode: Int) async throws {
         let temporary = try TemporaryFolder()
         let store = try temporary.store()

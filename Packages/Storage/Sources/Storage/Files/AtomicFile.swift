@@ -48,7 +48,7 @@ enum AtomicFile {
         do {
             let (destination, mode) = try resolve(url)
             let folder = destination.deletingLastPathComponent()
-            let (name, descriptor) = try createTemporary(for: destination, in: folder)
+            let (name, descriptor) = try createTemporary(for: destination, in: folder, mode: mode)
             // Only a name this save created is ours to remove if the save fails.
             temporary = name
             try writeFile(data, to: descriptor, mode: mode, sync: durability != .none)
@@ -121,7 +121,13 @@ enum AtomicFile {
     /// left it — the save takes a random name instead (`.~<name>.<pid>.<random>.tmp`), so no
     /// two saves ever write one file. The names are built with `isDirectory: false`, which spares
     /// `URL` a `stat(2)` of a path that does not exist yet.
-    private static func createTemporary(for destination: URL, in folder: URL) throws(POSIXError) -> (URL, Int32) {
+    ///
+    /// The file is created with `mode`, the permissions of the file it will replace (0644 for a
+    /// new key), so it is never readable by more users than that file while the new contents are
+    /// written; ``writeFile(_:to:mode:sync:)`` restores any bit the umask took.
+    private static func createTemporary(
+        for destination: URL, in folder: URL, mode: mode_t?
+    ) throws(POSIXError) -> (URL, Int32) {
         let prefix = ".~\(destination.lastPathComponent).\(getpid())."
         var suffix: UInt32 = 0
         while true {
@@ -131,7 +137,7 @@ enum AtomicFile {
                     errno = ENAMETOOLONG
                     return -1
                 }
-                return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
             }
             if descriptor >= 0 { return (name, descriptor) }
             if errno == EINTR { continue }
@@ -142,10 +148,21 @@ enum AtomicFile {
 
     /// Writes `data` to the open temporary file `descriptor`, flushes it when `sync`, and
     /// closes it (also when a step fails).
+    ///
+    /// The file being replaced keeps its permissions (the umask only shapes new files). The
+    /// temporary file was created with them, so only the bits the umask took need `fchmod(2)`:
+    /// `fstat(2)` reads no more than the inode, where a `fchmod` writes it (a metadata update
+    /// on every save, in the profile of `AppCore.run` with a file).
     private static func writeFile(_ data: Data, to descriptor: Int32, mode: mode_t?, sync: Bool) throws(POSIXError) {
         var failure: Int32 = 0
-        // The file being replaced keeps its permissions (the umask only shapes new files).
-        if let mode, fchmod(descriptor, mode) != 0 { failure = errno }
+        if let mode {
+            var info = stat()
+            if fstat(descriptor, &info) != 0 {
+                failure = errno
+            } else if info.st_mode & 0o7777 != mode, fchmod(descriptor, mode) != 0 {
+                failure = errno
+            }
+        }
         if failure == 0 {
             data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 guard var pointer = buffer.baseAddress else { return }
