@@ -141,7 +141,9 @@ public struct FileStore: Sendable {
             if AtomicFile.isReserved(name: url.lastPathComponent) { continue }
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = url.standardizedFileURL.path
-            if path.hasPrefix(base) { keys.append(String(path.dropFirst(base.count))) }
+            // By bytes: a key's name may start with a combining mark, which would join the
+            // folder's last "/" into one `Character` and fail a `Character` prefix test.
+            if path.utf8.starts(with: base.utf8) { keys.append(String(Substring(path.utf8.dropFirst(base.utf8.count)))) }
         }
         return keys.sorted()
     }

@@ -17,7 +17,10 @@ import Foundation
 /// ``removeAbandonedTemporaries(in:)`` deletes once that process is gone.
 enum AtomicFile {
     /// Whether `name` is one of the store's own files (temporary, lock), never a user key.
-    static func isReserved(name: some StringProtocol) -> Bool { name.hasPrefix(".~") }
+    ///
+    /// Compared as bytes, as the file system names files: by `Character`, `".~\u{301}"` would
+    /// not start with `".~"`.
+    static func isReserved(name: some StringProtocol) -> Bool { name.utf8.starts(with: ".~".utf8) }
 
     /// Writes `data` to `url` atomically.
     ///
@@ -105,7 +108,7 @@ enum AtomicFile {
         let me = getpid()
         for case let url as URL in enumerator {
             let name = url.lastPathComponent
-            guard name.hasPrefix(".~"), name.hasSuffix(".tmp") else { continue }
+            guard isReserved(name: name), name.hasSuffix(".tmp") else { continue }
             let parts = name.dropLast(4).split(separator: ".")
             guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != me else { continue }
             // kill(pid, 0) probes for a process without signalling it; ESRCH means it is gone.

@@ -12,29 +12,40 @@ import Foundation
 enum StoreKey {
     /// The components of a valid relative key such as `"notes/2024/a.json"`.
     ///
+    /// The key is read as the file system reads it, byte by byte: a combining mark after a `/`
+    /// makes one `Character` of the two, but the file system still splits there, so splitting
+    /// or comparing by `Character` would let `"../\u{301}x"` through as one harmless name.
+    ///
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` for an empty key, an absolute path, a
     ///   NUL byte, a `.` or `..` component, an empty component (`a//b`), a backslash, or a name
     ///   the store reserves for its own temporary, lock and corrupt files.
     static func components(of key: String) throws(StorageError) -> [Substring] {
-        if key.isEmpty { throw .invalidKey(key, reason: "it is empty") }
-        if key.utf8.contains(0) { throw .invalidKey(key, reason: "it contains a NUL byte") }
-        if key.hasPrefix("/") || key.hasPrefix("~") {
+        let bytes = key.utf8
+        if bytes.isEmpty { throw .invalidKey(key, reason: "it is empty") }
+        if bytes.contains(0) { throw .invalidKey(key, reason: "it contains a NUL byte") }
+        if let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "~") {
             throw .invalidKey(key, reason: "it is an absolute path; keys are relative to the store's folder")
         }
-        if key.contains("\\") { throw .invalidKey(key, reason: "it contains a backslash") }
-        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        for part in parts {
-            switch part {
-            case "": throw .invalidKey(key, reason: "it has an empty path component")
-            case ".", "..": throw .invalidKey(key, reason: "it contains a \"\(part)\" component")
+        if bytes.contains(UInt8(ascii: "\\")) { throw .invalidKey(key, reason: "it contains a backslash") }
+        var parts: [Substring] = []
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let part = bytes[start..<end]
+            switch part.count {
+            case 0: throw .invalidKey(key, reason: "it has an empty path component")
+            case 1 where part.first == UInt8(ascii: "."), 2 where part.elementsEqual("..".utf8):
+                throw .invalidKey(key, reason: "it contains a \"\(Substring(part))\" component")
+            case 256...: throw .invalidKey(key, reason: "a component is longer than 255 bytes")
             default:
-                if part.utf8.count > 255 { throw .invalidKey(key, reason: "a component is longer than 255 bytes") }
-                if AtomicFile.isReserved(name: part) {
+                if AtomicFile.isReserved(name: Substring(part)) {
                     throw .invalidKey(key, reason: "names starting with \".~\" are reserved for the store's own files")
                 }
             }
+            parts.append(Substring(part))
+            if end == bytes.endIndex { return parts }
+            start = bytes.index(after: end)
         }
-        return parts
     }
 
     /// Bytes the store adds to a key's file name for its own files beside it: the temporary
