@@ -38,8 +38,8 @@ public protocol Command<Model>: Sendable {
 }
 
 extension Command {
-    /// The type name, such as `"AddGroup"`.
-    public static var commandName: String { String(describing: Self.self) }
+    /// The type name, such as `"AddGroup"` (`String(describing: Self.self)`).
+    public static var commandName: String { TypeNames.name(of: Self.self) }
 
     /// Every change is recorded for undo unless a command says otherwise.
     public var undoBehavior: UndoBehavior { .record }
@@ -78,8 +78,8 @@ public protocol AsyncCommand<Model>: Sendable {
 }
 
 extension AsyncCommand {
-    /// The type name, such as `"RefreshTweets"`.
-    public static var commandName: String { String(describing: Self.self) }
+    /// The type name, such as `"RefreshTweets"` (`String(describing: Self.self)`).
+    public static var commandName: String { TypeNames.name(of: Self.self) }
 
     /// Every change is recorded for undo unless a command says otherwise.
     public var undoBehavior: UndoBehavior { .record }
@@ -91,7 +91,7 @@ func commandName(of value: any Sendable) -> String {
     case let command as any Command: type(of: command).commandName
     case let command as any AsyncCommand: type(of: command).commandName
     case let step as UndoStep: step.description
-    default: String(describing: type(of: value))
+    default: TypeNames.name(of: type(of: value))
     }
 }
 
@@ -101,6 +101,6 @@ func commandName(ofType type: Any.Type) -> String {
     switch type {
     case let command as any Command.Type: command.commandName
     case let command as any AsyncCommand.Type: command.commandName
-    default: String(describing: type)
+    default: TypeNames.name(of: type)
     }
 }

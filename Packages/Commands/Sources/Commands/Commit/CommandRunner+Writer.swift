@@ -19,11 +19,14 @@ extension CommandRunner {
 
     /// Runs `work` as a job and returns once it has settled, without blocking a thread: at
     /// once, on this thread, when no job is running; otherwise after the jobs queued before it.
+    ///
+    /// `name` is only worked out for a debug build's trap: a command's default name costs a
+    /// runtime type-name lookup, which every `await run` would otherwise pay.
     func perform<T: Sendable>(
-        _ name: String, _ work: @escaping (_ finish: @escaping Settled<T>) -> Void
+        _ name: @autoclosure () -> String, _ work: @escaping (_ finish: @escaping Settled<T>) -> Void
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            submit(name) { work { continuation.resume(with: $0) } }
+            submit(name()) { work { continuation.resume(with: $0) } }
         }
     }
 
