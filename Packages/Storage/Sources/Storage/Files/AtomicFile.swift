@@ -44,22 +44,25 @@ enum AtomicFile {
         }
     }
 
+    /// The save itself works on paths, not URLs: every URL step (its file-system
+    /// representation, a last component taken off or added) parses the URL again, and with
+    /// five of them a save spent as long in `URL` as in its `open`, `write` and `close`.
     private static func replace(
         _ url: URL, with data: Data, durability: Durability, attributes: FileAttributes
     ) throws(StorageError) {
-        var temporary: URL?
+        var temporary: String?
         do {
             let (destination, mode) = try resolve(url)
-            let folder = destination.deletingLastPathComponent()
-            let (name, descriptor) = try createTemporary(for: destination, in: folder, mode: mode)
+            let (folder, fileName) = split(destination)
+            let (name, descriptor) = try createTemporary(named: fileName, in: folder, mode: mode)
             // Only a name this save created is ours to remove if the save fails.
             temporary = name
             try writeFile(data, to: descriptor, mode: mode, sync: durability != .none)
-            try attributes.apply(to: name)
+            try attributes.apply(toFileAt: name)
             try rename(name, to: destination)
-            if durability == .fileAndFolder { try syncFolder(folder) }
+            if durability == .fileAndFolder { try syncFolder(atPath: folder) }
         } catch {
-            if let temporary { unlink(path: temporary) }
+            if let temporary { unlink(atPath: temporary) }
             throw .unwritable(url, underlying: error)
         }
     }
@@ -70,19 +73,20 @@ enum AtomicFile {
     /// the save replaces the target atomically in the target's folder and the link stays a
     /// link — as editors and `echo >` treat links; a dangling link's target is created. The mode
     /// is nil when there is no file yet. One `lstat` when the key is a plain file or missing.
-    static func resolve(_ url: URL) throws(POSIXError) -> (url: URL, mode: mode_t?) {
+    ///
+    /// - Returns: The file-system path of the file to replace, and its mode.
+    static func resolve(_ url: URL) throws(POSIXError) -> (path: String, mode: mode_t?) {
         var current = url
         for _ in 0..<32 {
-            var info = stat()
-            let result = current.withUnsafeFileSystemRepresentation { path -> Int32 in
-                guard let path else { return -1 }
-                return lstat(path, &info)
+            guard let path = current.withUnsafeFileSystemRepresentation({ $0.map { String(cString: $0) } }) else {
+                throw POSIXError(.ENAMETOOLONG)
             }
-            if result != 0 {
-                if errno == ENOENT { return (current, nil) }
+            var info = stat()
+            if lstat(path, &info) != 0 {
+                if errno == ENOENT { return (path, nil) }
                 throw POSIXError(code(errno))
             }
-            if info.st_mode & S_IFMT != S_IFLNK { return (current, info.st_mode & 0o7777) }
+            if info.st_mode & S_IFMT != S_IFLNK { return (path, info.st_mode & 0o7777) }
             let target: String
             do {
                 target = try FileManager.default.destinationOfSymbolicLink(atPath: current.path)
@@ -116,33 +120,39 @@ enum AtomicFile {
         }
     }
 
-    /// Creates the temporary file a save of `destination` writes, exclusively, and opens it.
+    /// The folder and the file name of `path`, as `URL` splits it: trailing slashes do not
+    /// count, and the folder of a name at the root is `/`.
+    static func split(_ path: String) -> (folder: String, name: Substring) {
+        let slash = UInt8(ascii: "/")
+        var bytes = Substring(path).utf8
+        while bytes.count > 1, bytes.last == slash { bytes = bytes.dropLast() }
+        guard let last = bytes.lastIndex(of: slash) else { return (".", Substring(bytes)) }
+        let name = Substring(bytes[bytes.index(after: last)...])
+        let folder = last == bytes.startIndex ? "/" : String(Substring(bytes[..<last]))
+        return (folder, name)
+    }
+
+    /// Creates the temporary file a save of the file `name` in `folder` writes, exclusively,
+    /// and opens it.
     ///
     /// The first choice is this process's fixed name, `.~<name>.<pid>.0.tmp`: the common save
     /// then needs no random number (a `getrandom(2)` call). When that name is taken — another
     /// save of the same key in this process is in flight, or a dead process with a reused pid
     /// left it — the save takes a random name instead (`.~<name>.<pid>.<random>.tmp`), so no
-    /// two saves ever write one file. The names are built with `isDirectory: false`, which spares
-    /// `URL` a `stat(2)` of a path that does not exist yet.
+    /// two saves ever write one file.
     ///
     /// The file is created with `mode`, the permissions of the file it will replace (0644 for a
     /// new key), so it is never readable by more users than that file while the new contents are
     /// written; ``writeFile(_:to:mode:sync:)`` restores any bit the umask took.
     private static func createTemporary(
-        for destination: URL, in folder: URL, mode: mode_t?
-    ) throws(POSIXError) -> (URL, Int32) {
-        let prefix = ".~\(destination.lastPathComponent).\(getpid())."
+        named name: Substring, in folder: String, mode: mode_t?
+    ) throws(POSIXError) -> (String, Int32) {
+        let prefix = "\(folder == "/" ? "" : folder)/.~\(name).\(getpid())."
         var suffix: UInt32 = 0
         while true {
-            let name = folder.appendingPathComponent("\(prefix)\(suffix).tmp", isDirectory: false)
-            let descriptor = name.withUnsafeFileSystemRepresentation { path -> Int32 in
-                guard let path else {
-                    errno = ENAMETOOLONG
-                    return -1
-                }
-                return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
-            }
-            if descriptor >= 0 { return (name, descriptor) }
+            let path = "\(prefix)\(suffix).tmp"
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
+            if descriptor >= 0 { return (path, descriptor) }
             if errno == EINTR { continue }
             if errno != EEXIST { throw POSIXError(code(errno)) }
             suffix = UInt32.random(in: 1...UInt32.max)
@@ -187,22 +197,13 @@ enum AtomicFile {
         if failure != 0 { throw POSIXError(code(failure)) }
     }
 
-    private static func rename(_ source: URL, to destination: URL) throws(POSIXError) {
-        let result = source.withUnsafeFileSystemRepresentation { from in
-            destination.withUnsafeFileSystemRepresentation { to -> Int32 in
-                guard let from, let to else { return -1 }
-                return Foundation.rename(from, to)
-            }
-        }
-        if result != 0 { throw POSIXError(code(errno)) }
+    private static func rename(_ source: String, to destination: String) throws(POSIXError) {
+        if Foundation.rename(source, destination) != 0 { throw POSIXError(code(errno)) }
     }
 
     /// Flushes a folder's entries, so a rename inside it is on disk.
-    static func syncFolder(_ folder: URL) throws(POSIXError) {
-        let descriptor = folder.withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { return -1 }
-            return open(path, O_RDONLY | O_CLOEXEC)
-        }
+    static func syncFolder(atPath folder: String) throws(POSIXError) {
+        let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 { throw POSIXError(code(errno)) }
         defer { close(descriptor) }
         if flush(descriptor) != 0 { throw POSIXError(code(errno)) }
@@ -236,6 +237,10 @@ enum AtomicFile {
             guard let path else { return -1 }
             return Foundation.unlink(path)
         }
+    }
+
+    static func unlink(atPath path: String) {
+        _ = Foundation.unlink(path)
     }
 
     private static func code(_ number: Int32) -> POSIXErrorCode {

@@ -17,18 +17,18 @@ public struct FileAttributes: Sendable, Hashable {
         self.completeProtection = completeProtection
     }
 
-    func apply(to url: URL) throws {
+    func apply(toFileAt path: String) throws {
         #if canImport(Darwin)
             if excludedFromBackup {
                 var values = URLResourceValues()
                 values.isExcludedFromBackup = true
-                var target = url
+                var target = URL(fileURLWithPath: path)
                 try target.setResourceValues(values)
             }
             #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
                 if completeProtection {
                     try FileManager.default.setAttributes(
-                        [.protectionKey: FileProtectionType.complete], ofItemAtPath: url.path)
+                        [.protectionKey: FileProtectionType.complete], ofItemAtPath: path)
                 }
             #endif
         #endif
