@@ -53,7 +53,8 @@ struct CommandNameTests {
         try await runner.run(Later())
         try await runner.undo()
         #expect(names.current == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo Later"])
-        #expect(runner.journal.map(\.name) == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo"])
+        #expect(
+            runner.journal.map(\.name) == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo"])
         #expect(runner.undoName == "Rename everything")
     }
 

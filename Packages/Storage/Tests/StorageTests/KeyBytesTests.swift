@@ -27,7 +27,8 @@ struct KeyBytesTests {
         let outside = temporary.allFiles()
         let error = #expect(throws: StorageError.self) { try store.save(SettingsV1(), as: key) }
         guard case .invalidKey = error else {
-            Issue.record("expected invalidKey for \(key.unicodeScalars.map { String($0.value, radix: 16) }), got \(String(describing: error))")
+            let scalars = key.unicodeScalars.map { String($0.value, radix: 16) }
+            Issue.record("expected invalidKey for \(scalars), got \(String(describing: error))")
             return
         }
         #expect(throws: StorageError.self) { try store.load(SettingsV1.self, from: key) }

@@ -143,7 +143,9 @@ public struct FileStore: Sendable {
             let path = url.standardizedFileURL.path
             // By bytes: a key's name may start with a combining mark, which would join the
             // folder's last "/" into one `Character` and fail a `Character` prefix test.
-            if path.utf8.starts(with: base.utf8) { keys.append(String(Substring(path.utf8.dropFirst(base.utf8.count)))) }
+            if path.utf8.starts(with: base.utf8) {
+                keys.append(String(Substring(path.utf8.dropFirst(base.utf8.count))))
+            }
         }
         return keys.sorted()
     }
