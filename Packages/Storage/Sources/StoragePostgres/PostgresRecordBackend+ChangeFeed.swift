@@ -8,6 +8,9 @@ package enum ChangeFeedStep: Sendable {
     case beforeNumbering
     /// The positions are taken (the feed's row is locked) and logged; the commit follows.
     case afterNumbering
+    /// An open's migration has done its work; its transaction, and the table's advisory lock,
+    /// are not released yet.
+    case migrated
 }
 
 /// The change feed on PostgreSQL: a log table beside the records (`<table>__changes`, one row
@@ -23,30 +26,42 @@ package enum ChangeFeedStep: Sendable {
 /// never skip a change. The cost: writers of one table serialise for the few statements between
 /// taking positions and committing (writers of other tables do not wait).
 extension PostgresRecordBackend {
-    /// Creates the feeds table, and when `create` is true this table's log and feed row, logging
-    /// the records already stored so a client reading from the start gets them. Runs inside the
-    /// migration's transaction, under its advisory lock. Returns whether the table keeps a feed.
-    func prepareFeed(create: Bool, on connection: PostgresConnection) async throws -> Bool {
-        let feeds = RecordSQL<Record>.quote(ChangeLog.feedsTable)
-        // Two tables opening at once on a new database would both create the feeds table, and
-        // concurrent CREATE TABLE IF NOT EXISTS can fail on PostgreSQL's catalog: the first to
-        // find it missing creates it under a lock the other waits for.
+    /// Creates the feeds table the tables of a database share, if it is missing, in a
+    /// transaction of its own that commits before the migration's begins.
+    ///
+    /// Two tables opening at once on a new database would both create it, and concurrent
+    /// `CREATE TABLE IF NOT EXISTS` can fail on PostgreSQL's catalog, so the first to find it
+    /// missing creates it under a lock the others wait for. That lock is held only for this
+    /// one statement: were it taken inside the migration, every table opening on a new
+    /// database would wait for the whole migration of each table before it, one after another.
+    func createFeedsTable(on connection: PostgresConnection) async throws {
         var missing = false
         for try await isMissing in try await connection.query(
             "SELECT to_regclass(\(ChangeLog.feedsTable)) IS NULL", logger: logger
         ).decode(Bool.self) {
             missing = isMissing
         }
-        if missing {
+        guard missing else { return }
+        let feeds = RecordSQL<Record>.quote(ChangeLog.feedsTable)
+        let logger = logger
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtext(\(ChangeLog.feedsTable)))", logger: logger)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(feeds) (tbl TEXT COLLATE "C" PRIMARY KEY, feed TEXT NOT NULL,
+                            last BIGINT NOT NULL, horizon BIGINT NOT NULL)
+                        """), logger: logger)
         }
-        try await connection.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(feeds) (tbl TEXT COLLATE "C" PRIMARY KEY, feed TEXT NOT NULL,
-                        last BIGINT NOT NULL, horizon BIGINT NOT NULL)
-                    """), logger: logger)
+    }
+
+    /// When `create` is true, creates this table's log and feed row, logging the records already
+    /// stored so a client reading from the start gets them. Runs inside the migration's
+    /// transaction, under its advisory lock, after ``createFeedsTable(on:)``. Returns whether the
+    /// table keeps a feed.
+    func prepareFeed(create: Bool, on connection: PostgresConnection) async throws -> Bool {
+        let feeds = RecordSQL<Record>.quote(ChangeLog.feedsTable)
         var binds = PostgresBindings()
         binds.append(table)
         var exists = false

@@ -36,7 +36,8 @@ where Record.ID: Codable & Sendable {
     /// Whether the table keeps a change feed: asked for, or found made when the backend opened.
     let feedEnabled = Locked(false)
     /// Called inside each logged write's transaction, around the moment positions are handed
-    /// out, so tests can hold a writer there while another writes.
+    /// out, and at the end of the open's migration, so tests can hold a writer or an open there
+    /// while another writes or opens.
     let feedPause: (@Sendable (ChangeFeedStep) async -> Void)?
     private let channel: String
     private let fields: [QueryField<Record>]
@@ -84,7 +85,8 @@ where Record.ID: Codable & Sendable {
     }
 
     /// A backend whose logged writes call `feedPause` before and after taking their feed
-    /// positions (for tests of concurrent writers).
+    /// positions, and whose open calls it before its migration commits (for tests of concurrent
+    /// writers and opens).
     package init(
         configuration: PostgresClient.Configuration, table: String, openTimeout: Duration, changeFeed: Bool,
         feedPause: (@Sendable (ChangeFeedStep) async -> Void)?
@@ -163,6 +165,7 @@ where Record.ID: Codable & Sendable {
         let channel = channel
         let name = name
         try await client.withConnection { connection in
+            try await self.createFeedsTable(on: connection)
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(table)))", logger: logger)
                 // Filling new field columns rewrites rows but no record changes: the feed's guard
@@ -236,6 +239,7 @@ where Record.ID: Codable & Sendable {
                             """), logger: logger)
                 let feed = try await self.prepareFeed(create: changeFeed, on: connection)
                 self.feedEnabled.withLock { $0 = feed }
+                await self.feedPause?(.migrated)
             }
         }
     }

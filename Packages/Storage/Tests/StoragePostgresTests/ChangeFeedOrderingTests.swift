@@ -5,26 +5,6 @@ import StoragePostgres
 import StoragePostgresTesting
 import Testing
 
-/// A door tasks wait at until it is opened.
-private actor Latch {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    /// Whether the door was opened.
-    var opened: Bool { isOpen }
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
-}
-
 /// A writer whose logged writes stop at `step` until `release` opens, saying so on `reached`.
 private func pausedWriter(
     _ server: PostgresTestServer, at step: ChangeFeedStep, reached: Latch, release: Latch
