@@ -169,9 +169,18 @@ public final class FaultProxy: Sendable {
         var rejections: [Rejection] = []
         var answered: [Int] = []
         var acceptTask: Task<Void, Never>?
+        /// While refusing connections: a socket bound to the port that never listens, so no
+        /// other socket takes the port before ``FaultProxy/acceptConnections()``.
+        var portHolder: Socket?
         var connections: [Int: Task<Void, Never>] = [:]
         var nextConnection = 0
         var stopped = false
+
+        /// The port's holder, now no longer held here; the caller closes it (once).
+        mutating func takePortHolder() -> Socket? {
+            defer { portHolder = nil }
+            return portHolder
+        }
     }
 
     /// The address the proxy listens on: `"127.0.0.1"` unless another was asked for.
@@ -288,6 +297,7 @@ public final class FaultProxy: Sendable {
         }
         accept?.cancel()
         await accept?.value
+        if let holder = state.withLock({ $0.takePortHolder() }) { try? holder.close() }
         for connection in connections { connection.cancel() }
         for connection in connections { await connection.value }
         poolTask.cancel()
@@ -296,18 +306,29 @@ public final class FaultProxy: Sendable {
 
     /// Closes the listening socket, so new connections are refused (`ECONNREFUSED`) as if the
     /// server were down. Connections already open carry on.
+    ///
+    /// The port stays the proxy's meanwhile: a socket bound to it, which never listens, holds it
+    /// until ``acceptConnections()``. Without it, in a busy test run the port was soon taken (as
+    /// the source port of some connection), and listening again failed with `EADDRINUSE`.
     public func refuseConnections() async {
-        let accept = state.withLock { state in
-            let accept = state.acceptTask
+        // Bound before the listener closes, so the port is never free; if it cannot be bound,
+        // the proxy still refuses connections, only without holding the port.
+        let holder = try? Self.boundSocket(host: host, port: port)
+        let (accept, unused) = state.withLock { state -> (Task<Void, Never>?, Socket?) in
+            guard let accept = state.acceptTask, !state.stopped else { return (nil, holder) }
             state.acceptTask = nil
-            return accept
+            let previous = state.takePortHolder()
+            state.portHolder = holder
+            return (accept, previous)
         }
+        if let unused { try? unused.close() }
         accept?.cancel()
         await accept?.value
     }
 
     /// Listens again on the same port after ``refuseConnections()``.
-    /// - Throws: the socket error if the port was taken in the meantime.
+    /// - Throws: the socket error if the port cannot be listened on (it is held for the proxy
+    ///   while it refuses, so only a socket that set `SO_REUSEPORT` itself could have taken it).
     public func acceptConnections() async throws {
         guard state.withLock({ $0.acceptTask == nil && !$0.stopped }) else { return }
         let listener = try Self.listeningSocket(host: host, port: port)
@@ -317,18 +338,32 @@ public final class FaultProxy: Sendable {
             try? listener.close()
             throw error
         }
+        // Listening again: the holder's work is done. Taken only once the listener is accepting,
+        // so a racing refuseConnections() finds either the holder or the accepting listener.
+        let holder = state.withLock { state -> Socket? in
+            state.acceptTask == nil ? nil : state.takePortHolder()
+        }
+        if let holder { try? holder.close() }
     }
 
-    private static func listeningSocket(host: String, port: UInt16) throws -> Socket {
+    /// A socket bound to `host:port` with `SO_REUSEADDR` and `SO_REUSEPORT`, not listening. The
+    /// proxy's listeners set both too, so a listener and the port's holder can be bound at once.
+    private static func boundSocket(host: String, port: UInt16) throws -> Socket {
         let socket = try Socket(domain: Int32(AF_INET), type: .stream)
         do {
             // So the port can be bound again after refuseConnections() while old connections linger.
             try socket.setValue(true, for: .localAddressReuse)
+            try socket.setValue(true, for: BoolSocketOption(name: SO_REUSEPORT))
             try socket.bind(to: sockaddr_in.inet(ip4: host, port: port))
         } catch {
             try? socket.close()
             throw error
         }
+        return socket
+    }
+
+    private static func listeningSocket(host: String, port: UInt16) throws -> Socket {
+        let socket = try boundSocket(host: host, port: port)
         // Not closed here when it fails: FlyingSocks' `listen()` closes the socket itself, and
         // `Socket.close()` does not remember it was closed, so a second close would close whatever
         // socket (of this proxy's pool, or another's in the same process) was given that number since.
