@@ -308,8 +308,9 @@ public final class FaultProxy: Sendable {
     /// server were down. Connections already open carry on.
     ///
     /// The port stays the proxy's meanwhile: a socket bound to it, which never listens, holds it
-    /// until ``acceptConnections()``. Without it, in a busy test run the port was soon taken (as
-    /// the source port of some connection), and listening again failed with `EADDRINUSE`.
+    /// until ``acceptConnections()``: a free port may be handed to any other socket (a server
+    /// binding port 0, a connection's source port), and in a busy test run one was, so
+    /// listening again failed with `EADDRINUSE`.
     public func refuseConnections() async {
         // Bound before the listener closes, so the port is never free; if it cannot be bound,
         // the proxy still refuses connections, only without holding the port.
