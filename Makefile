@@ -80,7 +80,7 @@ UNIT_WIDTH ?= 64
 # work on the concurrency pool, which has one thread per core: two such tests at once leave no
 # thread to resume any awaiting test. In one run with the rest, a probe sleeping 50 ms at a time
 # woke up to 4 s late on the pool (a plain thread: at most 55 ms), and the loopback servers and
-# PostgreSQL opens of other suites ran out of their time limits (5 of 12 runs failed). So they run
+# PostgreSQL opens of other suites ran out of their time limits (4 of 11 runs failed). So they run
 # in a pass of their own, before the rest; the two passes take about as long as the one did.
 CPU_MODULES := ^(BoilerCLITests|ModelGenTests|SerializationTests|SerializationYAMLTests)\.
 UNIT_RUN = SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(UNIT_WIDTH) $(TIMED) $(1) $(SWIFT) test --skip-build $(SHARED)
