@@ -3,7 +3,7 @@ import Testing
 
 @testable import Serialization
 
-// Review of the finished package, versioning part: each test pins one behaviour a demanding user relies on.
+// The path a stored document takes to the current model version.
 
 private struct DottedVersion: Codable, Versioned, Equatable {
     static let version = "2.0"
@@ -36,32 +36,8 @@ private struct BrokenStep: Codable, Versioned {
     var present: Int
 }
 
-private struct Strict: Codable, Versioned, Equatable {
-    static let version = 2
-    static let missingVersion = MissingVersionPolicy.reject
-    static let migrations = [Migration(from: 1) { $0["added"] = .bool(true) }]
-    var added: Bool
-}
-
-private struct AssumeCurrent: Codable, Versioned, Equatable {
-    static let version = 2
-    static let missingVersion = MissingVersionPolicy.current
-    static let migrations = [Migration(from: 1) { $0["added"] = .bool(false) }]
-    var added: Bool
-}
-
-private struct AssumeOne: Codable, Versioned, Equatable {
-    static let version = 3
-    static let missingVersion = MissingVersionPolicy.assume(2)
-    static let migrations = [
-        Migration(from: 1) { $0["trail"] = .string("1") },
-        Migration(from: 2) { $0["trail"] = .string(($0["trail"]?.stringValue ?? "") + "2") },
-    ]
-    var trail: String
-}
-
-@Suite("Review findings: versioning")
-struct ReviewVersioningTests {
+@Suite("Migrations: order, nesting, formats and a failed step")
+struct MigrationPathTests {
     let json = Serializer(.json)
 
     @Test("dotted string versions migrate in order")
@@ -111,20 +87,7 @@ struct ReviewVersioningTests {
         #expect(error?.message.contains("missing") == true)
     }
 
-    @Test("missing-version policies: reject, current, assume")
-    func missingVersionPolicies() throws {
-        let error = serializationError { _ = try json.read(Strict.self, from: "{}") }
-        guard case .missingVersion(let key, _)? = error else {
-            Testing.Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(key == "model_version")
-        #expect(try json.read(Strict.self, from: #"{"model_version": 1}"#) == Strict(added: true))
-        #expect(try json.read(AssumeCurrent.self, from: #"{"added": true}"#) == AssumeCurrent(added: true))
-        #expect(try json.read(AssumeOne.self, from: "{}") == AssumeOne(trail: "2"))
-    }
-
-    @Test("migrations run in every format, in one read", arguments: ReviewCodableTests.formats)
+    @Test("migrations run in every format, in one read", arguments: everyFormat)
     func migrationsInEveryFormat(format: any DataFormat) throws {
         let old: KeyValue = ["model_version": 1, "items": [["model_version": 1, "v": 4]]]
         let serializer = Serializer(format: format)
