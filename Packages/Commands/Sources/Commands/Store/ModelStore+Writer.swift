@@ -1,3 +1,5 @@
+import Foundation
+
 /// The writer role. Every change happens in a job; jobs run one at a time, in the order they
 /// were submitted, on whichever thread found the queue idle (the "writer"). A job submitted
 /// while another runs, including from a change observer on the writer thread, waits its turn.
@@ -5,13 +7,16 @@
 /// also saves the changes of a batch before it gives the role up.
 extension ModelStore {
     /// Becomes the writer when no job is running; false when one is (take the slow path then).
+    ///
+    /// Every `execute` on the fast path comes here, so the thread is read with `pthread_self()`
+    /// inlined into the caller: `CurrentThread.id` is a call into the module, not inlinable.
     @inlinable
     @inline(__always)
     func beginWriting() -> Bool {
         lock.withLock {
             if isWriting { return false }
             isWriting = true
-            writer = CurrentThread.id
+            writer = pthread_self()
             return true
         }
     }
