@@ -7,7 +7,8 @@ import Foundation
 /// may name an older version than the newest. So the order comes from, in turn:
 ///
 /// 1. a `<Name>.versions` file beside the bundle: version names, oldest first, one a line
-///    (`#` starts a comment) — what a person states wins;
+///    (`#` starts a comment) — what a person states wins; one put anywhere else (inside the
+///    bundle, in the working folder) is refused by name, since it is not read;
 /// 2. the version identifiers, when every version has one and each is a dotted number (`2`, `1.1`);
 /// 3. the names, when they share one stem and differ by a number with one separator style
 ///    (`Model`, `Model 2`, `Model 3`: a name without a number is version 1).
@@ -29,8 +30,10 @@ enum VersionOrder {
     ///   - identifiers: Each version's `userDefinedModelVersionIdentifier`, if set.
     ///   - current: The version `.xccurrentversion` names, if any.
     ///   - bundle: The bundle, for errors and for its `.versions` file.
+    ///   - workingFolder: The folder a misplaced `.versions` file may sit in: the process's.
     static func order(
-        of names: [String], identifiers: [String: String?], current: String?, bundle: URL
+        of names: [String], identifiers: [String: String?], current: String?, bundle: URL,
+        workingFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws -> [String] {
         let file = bundle.path
         if let current, !names.contains(current) {
@@ -38,6 +41,15 @@ enum VersionOrder {
         }
         let statement = statementFile(of: bundle)
         let order: [String]
+        if !FileManager.default.fileExists(atPath: statement.path),
+            let misplaced = misplacedStatement(of: bundle, workingFolder: workingFolder)
+        {
+            // It states an order the names may contradict: reading the names instead could migrate backwards.
+            throw ModelGenError.ambiguousVersionOrder(
+                file: file,
+                reason: "'\(misplaced.path)' is not read: a .versions file is read only beside the bundle; "
+                    + "move it to '\(statement.path)'")
+        }
         if FileManager.default.fileExists(atPath: statement.path) {
             order = try stated(in: statement, names: names)
         } else if names.count == 1 {
@@ -69,7 +81,22 @@ enum VersionOrder {
 
     private static func ambiguous(_ file: String, _ bundle: URL, _ reason: String) -> ModelGenError {
         .ambiguousVersionOrder(
-            file: file, reason: reason + "; state the order in '\(statementFile(of: bundle).lastPathComponent)'")
+            file: file, reason: reason + "; state the order in '\(statementFile(of: bundle).path)', beside the bundle")
+    }
+
+    /// A `.versions` file where none is read: inside the bundle, or the bundle's in the working
+    /// folder when that is not the folder beside the bundle.
+    private static func misplacedStatement(of bundle: URL, workingFolder: URL) -> URL? {
+        let inside = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? []
+        if let name = inside.sorted().first(where: { $0.hasSuffix(".versions") }) {
+            return bundle.appendingPathComponent(name)
+        }
+        let statement = statementFile(of: bundle)
+        let working = workingFolder.appendingPathComponent(statement.lastPathComponent)
+        guard working.resolvingSymlinksInPath() != statement.resolvingSymlinksInPath(),
+            FileManager.default.fileExists(atPath: working.path)
+        else { return nil }
+        return working
     }
 
     private static func list(_ names: [String]) -> String {
