@@ -105,7 +105,8 @@ let modules: [Module] = [
         tests: [.module("Serialization"), .module("StorageCrashProbe")]),
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
     addOn(
-        "StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite], tests: [.module("Storage"), grdb]),
+        "StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite],
+        tests: [.module("Serialization"), .module("Storage"), grdb]),
     addOn(
         "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
         tests: [

@@ -51,7 +51,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageSQLiteTests",
-            dependencies: ["StorageSQLite", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "StorageSQLite", "Storage", .product(name: "Serialization", package: "Serialization"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "StoragePostgres",

@@ -60,7 +60,7 @@ struct OldSavesLoadPostgresTests {
         }
     }
 
-    @Test("a row saved by a newer version is refused and left as it was")
+    @Test("a row saved by a newer version is refused as newerVersion, not as damaged, and left as it was")
     func newerRowRefused() async throws {
         try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<DiaryEntry>(url: server.url, table: "diary")
@@ -68,19 +68,22 @@ struct OldSavesLoadPostgresTests {
             let newer =
                 #"{"id":9,"text":"From the future","views":1,"rating":1,"pinned":false,"mood":"odd","model_version":4}"#
             try await writeRaw(newer, id: 9, in: backend)
-            let error = await #expect(throws: StorageError.self) { _ = try await entries.fetch(id: 9) }
-            let underlying = error?.underlyingError as? SerializationError
-            guard case .newerVersion? = underlying else {
-                Issue.record("expected a newer version, got \(String(describing: error))")
-                return
+            let byID = await #expect(throws: StorageError.self) { _ = try await entries.fetch(id: 9) }
+            let all = await #expect(throws: StorageError.self) { _ = try await entries.fetchAll() }
+            for error in [byID, all] {
+                guard case .newerVersion(_, let underlying)? = error,
+                    case .newerVersion(found: 4, current: 3, _)? = underlying as? SerializationError
+                else {
+                    Issue.record("expected a newer version, got \(String(describing: error))")
+                    continue
+                }
             }
-            await #expect(throws: StorageError.self) { _ = try await entries.fetchAll() }
             #expect(try await rawBody(9, in: backend) == Data(newer.utf8))
             try await backend.shutdown()
         }
     }
 
-    @Test("a step that fails (the hook refuses a rating) names the step and changes no row")
+    @Test("a step that fails (the hook refuses a rating) is migrationFailed, names the step and changes no row")
     func failedStepChangesNothing() async throws {
         try await PostgresTestServer.with { server in
             let backend = try await PostgresRecordBackend<DiaryEntry>(url: server.url, table: "diary")
@@ -88,8 +91,11 @@ struct OldSavesLoadPostgresTests {
             let huge = #"{"id":10,"text":"Too many stars","views":1,"rating":1e9,"model_version":1}"#
             try await writeRaw(huge, id: 10, in: backend)
             let error = await #expect(throws: StorageError.self) { _ = try await entries.fetch(id: 10) }
-            let underlying = error?.underlyingError as? SerializationError
-            guard case .migrationFailed(let step, let cause, _)? = underlying else {
+            guard case .migrationFailed(_, let failure)? = error else {
+                Issue.record("expected migrationFailed, got \(String(describing: error))")
+                return
+            }
+            guard case .migrationFailed(let step, let cause, _)? = failure as? SerializationError else {
                 Issue.record("expected a failed step, got \(String(describing: error))")
                 return
             }

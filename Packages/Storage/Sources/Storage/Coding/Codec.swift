@@ -64,6 +64,16 @@ enum Codec {
         return try versioned.migrated(tree)
     }
 
+    /// What a failure to load the data at `url` reports when the data is not damaged: it came
+    /// from a newer version of the model (``StorageError/newerVersion(_:underlying:)``), or a
+    /// migration step threw (``StorageError/migrationFailed(_:underlying:)``: the data may be
+    /// fine and the step wrong). `nil` for any other failure.
+    static func refusal(_ failure: any Error, at url: URL) -> StorageError? {
+        if isNewerVersion(failure) { return .newerVersion(url, underlying: failure) }
+        if isFailedMigration(failure) { return .migrationFailed(url, underlying: failure) }
+        return nil
+    }
+
     /// Whether `error` says the data came from a newer version of the model.
     static func isNewerVersion(_ error: any Error) -> Bool {
         var current: (any Error)? = error

@@ -60,9 +60,8 @@ extension FileStore {
             default: break
             }
         }
-        if Codec.isNewerVersion(failure) { return .newerVersion(url, underlying: failure) }
-        // The data may be fine and the step wrong: a fixed app must still find the file.
-        if Codec.isFailedMigration(failure) { return .migrationFailed(url, underlying: failure) }
+        // The data may be fine and the step wrong, or the app too old: a fixed app must still find the file.
+        if let refusal = Codec.refusal(failure, at: url) { return refusal }
         guard corruptionPolicy == .moveAside else { return .corrupt(url, movedTo: nil, underlying: failure) }
         // Move the file only if it is still the one that failed, not a good one saved since.
         let moveAside = { () throws -> URL? in

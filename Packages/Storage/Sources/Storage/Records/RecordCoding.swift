@@ -18,8 +18,16 @@ package enum RecordCoding {
         do {
             return try RecordJSON.value(type, from: data)
         } catch {
-            throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
+            throw failure(error, in: name)
         }
+    }
+
+    /// The error for a row of the table `name` that did not decode: what the file store reports
+    /// for the same cause (a newer version, a step that threw), and `corrupt` only when the bytes
+    /// themselves do not decode, so an app never starts fresh over rows a newer app saved.
+    static func failure(_ error: any Error, in name: String) -> StorageError {
+        let table = URL(fileURLWithPath: name)
+        return Codec.refusal(error, at: table) ?? .corrupt(table, movedTo: nil, underlying: error)
     }
 
     /// Decodes the bodies of many rows of one table with one reader.
@@ -39,7 +47,7 @@ package enum RecordCoding {
             do {
                 return try json.read(from: body)
             } catch {
-                throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
+                throw RecordCoding.failure(error, in: name)
             }
         }
 
@@ -48,7 +56,7 @@ package enum RecordCoding {
             do {
                 return try json.read(from: data)
             } catch {
-                throw StorageError.corrupt(URL(fileURLWithPath: name), movedTo: nil, underlying: error)
+                throw RecordCoding.failure(error, in: name)
             }
         }
     }
