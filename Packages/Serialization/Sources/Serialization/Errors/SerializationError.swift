@@ -30,6 +30,9 @@ public enum SerializationError: AppError {
     case unknownFormat(Location)
     /// The data was written by a newer version of the model than this program knows.
     case newerVersion(found: ModelVersion, current: ModelVersion, Location)
+    /// The data was written by a version of the model older than the oldest this program reads
+    /// (its ``Versioned/oldestStoredVersion``).
+    case olderThanSupported(found: ModelVersion, oldest: ModelVersion, Location)
     /// The version key is absent and the model treats that as an error.
     case missingVersion(key: String, Location)
     /// The stored version has no migration path to the current one.
@@ -93,7 +96,8 @@ public enum SerializationError: AppError {
             case .malformed(_, let l), .invalidUTF8(let l), .numberOutOfRange(_, let l), .tooDeep(_, let l),
                 .tooLarge(_, let l), .duplicateKey(_, let l), .typeMismatch(_, _, let l), .keyNotFound(_, let l),
                 .valueNotFound(_, let l), .unsupportedValue(_, let l), .unknownFormat(let l),
-                .newerVersion(_, _, let l), .missingVersion(_, let l), .noMigrationPath(_, _, let l),
+                .newerVersion(_, _, let l), .olderThanSupported(_, _, let l), .missingVersion(_, let l),
+                .noMigrationPath(_, _, let l),
                 .migrationFailed(_, _, let l), .fileAccess(_, let l):
                 l
             }
@@ -112,6 +116,7 @@ public enum SerializationError: AppError {
             case .unsupportedValue(let a, _): self = .unsupportedValue(a, newValue)
             case .unknownFormat: self = .unknownFormat(newValue)
             case .newerVersion(let a, let b, _): self = .newerVersion(found: a, current: b, newValue)
+            case .olderThanSupported(let a, let b, _): self = .olderThanSupported(found: a, oldest: b, newValue)
             case .missingVersion(let a, _): self = .missingVersion(key: a, newValue)
             case .noMigrationPath(let a, let b, _): self = .noMigrationPath(from: a, to: b, newValue)
             case .migrationFailed(let a, let b, _): self = .migrationFailed(step: a, underlying: b, newValue)
@@ -138,6 +143,8 @@ public enum SerializationError: AppError {
         case .unknownFormat: return "The data is in no known format" + suffix
         case .newerVersion(let found, let current, _):
             return "Data has model version \(found), newer than the supported version \(current)" + suffix
+        case .olderThanSupported(let found, let oldest, _):
+            return "Data has model version \(found), older than the oldest supported version \(oldest)" + suffix
         case .missingVersion(let key, _): return "Missing model version under \"\(key)\"" + suffix
         case .noMigrationPath(let from, let to, _):
             return "No migration leads from model version \(from) to \(to)" + suffix

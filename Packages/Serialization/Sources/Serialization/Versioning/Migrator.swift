@@ -19,6 +19,7 @@ enum Migrator {
             throw .typeMismatch(expected: "\(Model.self) (an object)", found: tree.kindName, location)
         }
         let migrations = Model.migrations
+        let oldest = Model.oldestStoredVersion?.modelVersion
         var version: ModelVersion
         let storedVersion = tree[key]
         if let stored = storedVersion, !stored.isNull {
@@ -30,7 +31,7 @@ enum Migrator {
             version = parsed
         } else {
             switch Model.missingVersion {
-            case .oldest: version = migrations.first?.from ?? current
+            case .oldest: version = oldest ?? migrations.first?.from ?? current
             case .current: version = current
             case .assume(let assumed): version = assumed
             case .reject: throw .missingVersion(key: key, location)
@@ -38,6 +39,7 @@ enum Migrator {
         }
         if version == current { return tree }
         if version > current { throw .newerVersion(found: version, current: current, location) }
+        if let oldest, version < oldest { throw .olderThanSupported(found: version, oldest: oldest, location) }
         var tree = tree
         // The first step that changes the tree copies the stored object (the decoder's tree
         // still holds it): it is copied then, once, with room for every key the edits and the
@@ -99,6 +101,7 @@ enum Migrator {
         let key: String
         let missingVersion: MissingVersionPolicy
         let migrations: [Migration]
+        let oldest: ModelVersion?
         /// ``Migrator/migrate(_:to:at:stampingAlways:)`` for the type, without stamping always.
         let general: (KeyValue, PathNode) throws(SerializationError) -> KeyValue
         var outcomes: [ModelVersion: Outcome] = [:]
@@ -110,6 +113,7 @@ enum Migrator {
             key = Model.versionKey
             missingVersion = Model.missingVersion
             migrations = Model.migrations
+            oldest = Model.oldestStoredVersion?.modelVersion
             general = { (tree, node) throws(SerializationError) in
                 try Migrator.migrate(tree, to: model, at: node, stampingAlways: false)
             }
@@ -132,14 +136,17 @@ enum Migrator {
                 version = parsed
             } else {
                 switch missingVersion {
-                case .oldest: version = migrations.first?.from ?? current
+                case .oldest: version = oldest ?? migrations.first?.from ?? current
                 case .current: version = current
                 case .assume(let assumed): version = assumed
                 case .reject: return (try general(tree, node), nil)
                 }
             }
             if version == current { return (tree, nil) }
-            guard version < current else { return (try general(tree, node), nil) }
+            // Newer, or older than the oldest read: the migrator throws the error.
+            guard version < current, oldest.map({ version >= $0 }) ?? true else {
+                return (try general(tree, node), nil)
+            }
             switch outcome(from: version) {
             case .general: return (try general(tree, node), nil)
             case .unchanged(let stamped): return (tree, storedVersion == nil ? nil : stamped)

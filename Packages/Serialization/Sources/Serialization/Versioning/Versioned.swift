@@ -27,6 +27,10 @@ public protocol Versioned {
     static var migrations: [Migration] { get }
     /// What data without a version key means; ``MissingVersionPolicy/oldest`` by default.
     static var missingVersion: MissingVersionPolicy { get }
+    /// The oldest version whose data this program reads, when it reads none older: data stamped
+    /// older is refused with ``SerializationError/olderThanSupported(found:oldest:_:)``, whatever
+    /// steps ``migrations`` holds. `nil` (the default): any version a chain of steps leads from.
+    static var oldestStoredVersion: Version? { get }
 }
 
 extension Versioned {
@@ -36,12 +40,15 @@ extension Versioned {
     public static var migrations: [Migration] { [] }
     /// ``MissingVersionPolicy/oldest``: data from before the model was versioned.
     public static var missingVersion: MissingVersionPolicy { .oldest }
+    /// `nil`: no version is refused for its age alone.
+    public static var oldestStoredVersion: Version? { nil }
 }
 
 /// What a ``Versioned`` model makes of data that has no version key.
 public enum MissingVersionPolicy: Sendable, Hashable {
-    /// The data predates versioning: it is the oldest version the migrations know (the first
-    /// step's `from`), or the current version when there are no migrations.
+    /// The data predates versioning: it is the model's ``Versioned/oldestStoredVersion`` when
+    /// it has one, else the oldest version the migrations know (the first step's `from`), or
+    /// the current version when there are no migrations.
     case oldest
     /// The data is of the current version; no migration runs.
     case current
@@ -64,7 +71,7 @@ extension Versioned {
     /// current version comes back unchanged. Nested `Versioned` values are left alone: the
     /// decoder migrates them as it reaches them.
     /// - Throws: ``SerializationError`` when `tree` is not an object, its version is newer than
-    ///   this program's, no chain of migrations leads from it, a step fails, or the version is
+    ///   this program's or older than its ``oldestStoredVersion``, no chain of migrations leads from it, a step fails, or the version is
     ///   missing under ``MissingVersionPolicy/reject``.
     public static func migrated(_ tree: KeyValue) throws(SerializationError) -> KeyValue {
         try Migrator.migrate(tree, to: Self.self, at: .root)
