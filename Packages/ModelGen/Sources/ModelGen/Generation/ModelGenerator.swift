@@ -101,14 +101,26 @@ public struct ModelGenerator: Sendable {
         _ history: DesignHistory, designFile: String
     ) throws -> (model: ResolvedModel, plan: MigrationPlan, entities: [String: MigrationPlanner.EntityMigrations]) {
         let model = try ModelResolver.resolve(history.current.design, file: designFile)
+        let names = history.versions.map(\.name)
+        var oldest: Int?
+        if let stated = history.oldestStoredVersion {
+            guard let position = names.firstIndex(of: stated) else {
+                throw ModelGenError.malformedDesign(
+                    file: designFile, path: "oldestStoredVersion",
+                    reason: "'\(SwiftNames.commentText(stated))' is not one of the design's versions")
+            }
+            oldest = position
+        }
         guard !history.earlier.isEmpty else {
-            return (model, MigrationPlan(versions: [history.current.name], steps: []), [:])
+            return (
+                model, MigrationPlan(versions: names, steps: [], oldestStoredVersion: oldest.map { $0 + 1 }), [:]
+            )
         }
         var models = try history.earlier.map { version in
             try ModelResolver.resolve(version.design, file: "\(designFile) (version '\(version.name)')")
         }
         models.append(model)
-        let planner = MigrationPlanner(models: models, names: history.versions.map(\.name))
+        let planner = MigrationPlanner(models: models, names: names, oldestStored: oldest)
         let (plan, entities) = planner.plan()
         return (model, plan, entities)
     }
@@ -128,6 +140,7 @@ public struct ModelGenerator: Sendable {
         let templates = try TemplateSet.load(overrides: options.templateDirectory)
         var context = RenderContext(model: model, options: options, designFileName: designFile)
         context.designVersion = plan.currentVersion
+        context.oldestStoredVersion = plan.oldestStoredVersion
         context.versionName = history.current.name
         var machine: [GeneratedFile] = []
         var human: [GeneratedFile] = []

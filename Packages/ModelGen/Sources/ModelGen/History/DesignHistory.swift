@@ -28,6 +28,11 @@ public struct DesignHistory: Sendable, Hashable {
     public var earlier: [Version]
     /// The version code is generated from.
     public var current: Version
+    /// The name of the oldest version whose data is still stored, when the design states one
+    /// (the `oldest:` line of a bundle's `.versions` file, a YAML or JSON design's
+    /// `oldestStoredVersion`): no step is generated from a version before it, and data stamped
+    /// older is refused. `nil`: every version's data may still be stored.
+    public var oldestStoredVersion: String?
 
     /// Every version, oldest first; the last is ``current``.
     public var versions: [Version] { earlier + [current] }
@@ -44,18 +49,23 @@ public struct DesignHistory: Sendable, Hashable {
     ///   - name: The design's name.
     ///   - earlier: The versions before the current one, oldest first.
     ///   - current: The current version.
-    public init(name: String, earlier: [Version], current: Version) {
+    ///   - oldestStoredVersion: The name of the oldest version whose data is still stored, if
+    ///     the design states one.
+    public init(name: String, earlier: [Version], current: Version, oldestStoredVersion: String? = nil) {
         self.name = name
         self.earlier = earlier
         self.current = current
+        self.oldestStoredVersion = oldestStoredVersion
     }
 
     /// Reads every version of the design at `url`.
     ///
     /// For an `.xcdatamodeld` bundle, every `.xcdatamodel` inside it in the order its names,
     /// version identifiers or a `<Name>.versions` file beside it make certain, ending at the
-    /// version `.xccurrentversion` names. For a YAML or JSON design, its `versions` list in
-    /// order. Any other design is a history of one version.
+    /// version `.xccurrentversion` names, with the oldest stored version the first line of
+    /// the `.versions` file may name (`oldest: <version>`). For a YAML or JSON design, its
+    /// `versions` list in order, with the version its `oldestStoredVersion` key names. Any
+    /// other design is a history of one version.
     /// - Throws: ``ModelGenError/ambiguousVersionOrder(file:reason:)`` when the order is not
     ///   certain, and whatever ``ModelDesign/read(from:)`` throws for a version.
     public static func read(from url: URL) throws -> DesignHistory {
@@ -69,7 +79,8 @@ public struct DesignHistory: Sendable, Hashable {
                 Version(name: $0.name, design: $0.design)
             }
             return DesignHistory(
-                name: source.name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1])
+                name: source.name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1],
+                oldestStoredVersion: reader.oldestStoredVersion)
         case .version, .contents:
             return DesignHistory(try ModelDesign.read(from: url))
         }
@@ -90,7 +101,11 @@ public struct DesignHistory: Sendable, Hashable {
         let current = try ModelDesign.currentVersionName(of: bundle)
         let order = try VersionOrder.order(
             of: names, identifiers: designs.mapValues(\.versionIdentifier), current: current, bundle: bundle)
-        let versions = order.compactMap { version in designs[version].map { Version(name: version, design: $0) } }
-        return DesignHistory(name: name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1])
+        let versions = order.versions.compactMap { version in
+            designs[version].map { Version(name: version, design: $0) }
+        }
+        return DesignHistory(
+            name: name, earlier: Array(versions.dropLast()), current: versions[versions.count - 1],
+            oldestStoredVersion: order.oldestStored)
     }
 }

@@ -10,6 +10,9 @@ struct MigrationPlanner {
     let models: [ResolvedModel]
     /// Each version's name, oldest first.
     let names: [String]
+    /// The position (from 0) of the oldest version whose data is still stored, when the design
+    /// states one: no step is planned from a version before it.
+    var oldestStored: Int? = nil
 
     /// What the current entity `entity` needs: its steps, oldest first, from the first version it
     /// has stored data in.
@@ -60,7 +63,8 @@ struct MigrationPlanner {
             }
         }
         var steps: [MigrationStep] = []
-        for index in 0..<max(count - 1, 0) {
+        let first = oldestStored ?? 0
+        for index in first..<max(count - 1, first) {
             let old = structs(models[index])
             let new = structs(models[index + 1])
             let enums = Self.enumChanges(old: models[index], new: models[index + 1])
@@ -131,7 +135,9 @@ struct MigrationPlanner {
                 MigrationStep(
                     from: index + 1, to: index + 2, fromName: names[index], toName: names[index + 1], changes: changes))
         }
-        return (MigrationPlan(versions: names, steps: steps), migrations)
+        return (
+            MigrationPlan(versions: names, steps: steps, oldestStoredVersion: oldestStored.map { $0 + 1 }), migrations
+        )
     }
 
     private func structs(_ model: ResolvedModel) -> [ResolvedEntity] {

@@ -104,8 +104,13 @@ public struct MigrationStep: Sendable, Hashable {
 public struct MigrationPlan: Sendable, Hashable {
     /// The versions' names, oldest first.
     public var versions: [String]
-    /// One step per pair of consecutive versions, oldest first.
+    /// One step per pair of consecutive versions, oldest first, from the oldest stored
+    /// version on.
     public var steps: [MigrationStep]
+    /// The number of the oldest version whose data is still stored, when the design states one
+    /// (``DesignHistory/oldestStoredVersion``): no step starts before it, and data stamped older
+    /// is refused.
+    public var oldestStoredVersion: Int? = nil
 
     /// The current version's number: the count of versions.
     public var currentVersion: Int { versions.count }
@@ -118,6 +123,7 @@ public struct MigrationPlan: Sendable, Hashable {
     public var lines: [String] {
         guard versions.count > 1 else { return [] }
         let names = versions.enumerated().map { "v\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
-        return ["versions: \(names) (current)"] + steps.map(\.line)
+        let refused = oldestStoredVersion.map { "; data older than v\($0) is refused" } ?? ""
+        return ["versions: \(names) (current)\(refused)"] + steps.map(\.line)
     }
 }

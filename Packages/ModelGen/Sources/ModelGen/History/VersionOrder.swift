@@ -8,7 +8,9 @@ import Foundation
 ///
 /// 1. a `<Name>.versions` file beside the bundle: version names, oldest first, one a line
 ///    (`#` starts a comment) — what a person states wins; one put anywhere else (inside the
-///    bundle, in the working folder) is refused by name, since it is not read;
+///    bundle, in the working folder) is refused by name, since it is not read. Its first line
+///    may instead be `oldest: <version>`, the oldest version whose data is still stored
+///    (``DesignHistory/oldestStoredVersion``), alone or before the list;
 /// 2. the version identifiers, when every version has one and each is a dotted number (`2`, `1.1`);
 /// 3. the names, when they share one stem and differ by a number with one separator style
 ///    (`Model`, `Model 2`, `Model 3`: a name without a number is version 1).
@@ -24,6 +26,20 @@ enum VersionOrder {
             bundle.deletingPathExtension().lastPathComponent + ".versions")
     }
 
+    /// The versions of a bundle oldest first, and the oldest whose data is still stored when
+    /// the `.versions` file names it.
+    struct Ordered: Equatable {
+        var versions: [String]
+        var oldestStored: String?
+    }
+
+    /// What a `.versions` file states: the order when it lists the versions, the oldest stored
+    /// version when its first line names one.
+    private struct Statement {
+        var order: [String]?
+        var oldestStored: String?
+    }
+
     /// `names` oldest first.
     /// - Parameters:
     ///   - names: The version folders without `.xcdatamodel`.
@@ -34,24 +50,24 @@ enum VersionOrder {
     static func order(
         of names: [String], identifiers: [String: String?], current: String?, bundle: URL,
         workingFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    ) throws -> [String] {
+    ) throws -> Ordered {
         let file = bundle.path
         if let current, !names.contains(current) {
             throw ModelGenError.notAModel(file: file, reason: "the current version '\(current)' is not in the bundle")
         }
         let statement = statementFile(of: bundle)
+        let stated =
+            FileManager.default.fileExists(atPath: statement.path) ? try self.stated(in: statement, names: names) : nil
         let order: [String]
-        if !FileManager.default.fileExists(atPath: statement.path),
-            let misplaced = misplacedStatement(of: bundle, workingFolder: workingFolder)
-        {
+        if stated == nil, let misplaced = misplacedStatement(of: bundle, workingFolder: workingFolder) {
             // It states an order the names may contradict: reading the names instead could migrate backwards.
             throw ModelGenError.ambiguousVersionOrder(
                 file: file,
                 reason: "'\(misplaced.path)' is not read: a .versions file is read only beside the bundle; "
                     + "move it to '\(statement.path)'")
         }
-        if FileManager.default.fileExists(atPath: statement.path) {
-            order = try stated(in: statement, names: names)
+        if let stated = stated?.order {
+            order = stated
         } else if names.count == 1 {
             order = names
         } else {
@@ -76,7 +92,7 @@ enum VersionOrder {
                 "'.xccurrentversion' names '\(current)', but '\(last)' comes after it; make the newest version "
                     + "current in Xcode, or list only the versions up to the current one")
         }
-        return order
+        return Ordered(versions: order, oldestStored: stated?.oldestStored)
     }
 
     private static func ambiguous(_ file: String, _ bundle: URL, _ reason: String) -> ModelGenError {
@@ -103,8 +119,10 @@ enum VersionOrder {
         names.map { "'\($0)'" }.joined(separator: ", ")
     }
 
-    /// The order a `.versions` file states: every version of the bundle exactly once.
-    private static func stated(in statement: URL, names: [String]) throws -> [String] {
+    /// What a `.versions` file states: every version of the bundle exactly once, after an
+    /// optional first line `oldest: <version>`; or that line alone, leaving the order to the
+    /// identifiers or names.
+    private static func stated(in statement: URL, names: [String]) throws -> Statement {
         let text: String
         do {
             text = try String(contentsOf: statement, encoding: .utf8)
@@ -112,11 +130,33 @@ enum VersionOrder {
             throw ModelGenError.unreadable(file: statement.path, reason: (error as NSError).localizedDescription)
         }
         var order: [String] = []
+        var oldest: String?
+        var first = true
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             line = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let isOldest = line.hasPrefix(oldestPrefix)
+            if isOldest { line = line.dropFirst(oldestPrefix.count).trimmingCharacters(in: .whitespaces) }
             if line.hasSuffix(".xcdatamodel") { line = String(line.dropLast(".xcdatamodel".count)) }
-            guard !line.isEmpty else { continue }
+            guard !line.isEmpty || isOldest else { continue }
+            defer { first = false }
+            if isOldest {
+                guard first else {
+                    throw ModelGenError.ambiguousVersionOrder(
+                        file: statement.path,
+                        reason: "line \(offset + 1) names the oldest stored version, which only the first line may name"
+                    )
+                }
+                guard names.contains(line) else {
+                    throw ModelGenError.ambiguousVersionOrder(
+                        file: statement.path,
+                        reason:
+                            "line \(offset + 1) names '\(SwiftNames.commentText(line))' as the oldest stored version, "
+                            + "which is not a version in the bundle")
+                }
+                oldest = line
+                continue
+            }
             guard names.contains(line) else {
                 throw ModelGenError.ambiguousVersionOrder(
                     file: statement.path,
@@ -130,13 +170,17 @@ enum VersionOrder {
             }
             order.append(line)
         }
+        if order.isEmpty, oldest != nil { return Statement(order: nil, oldestStored: oldest) }
         let missing = names.filter { !order.contains($0) }.sorted()
         guard missing.isEmpty else {
             throw ModelGenError.ambiguousVersionOrder(
                 file: statement.path, reason: "it does not list \(list(missing)); list every version, oldest first")
         }
-        return order
+        return Statement(order: order, oldestStored: oldest)
     }
+
+    /// How the first line of a `.versions` file names the oldest version whose data is stored.
+    static let oldestPrefix = "oldest:"
 
     /// The order of the version identifiers, when every version has a distinct dotted number.
     private static func identifierOrder(_ names: [String], _ identifiers: [String: String?]) -> [String]? {

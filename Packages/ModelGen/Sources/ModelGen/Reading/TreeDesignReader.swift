@@ -5,6 +5,8 @@
 struct TreeDesignReader {
     let file: String
     var warnings: [String] = []
+    /// The version the design's `oldestStoredVersion` names, once ``readHistory(_:name:)`` has read it.
+    var oldestStoredVersion: String?
 
     static let entityKeys: Set<String> = [
         "name", "parent", "abstract", "versionHashModifier", "userInfo", "attributes", "relationships",
@@ -41,12 +43,18 @@ struct TreeDesignReader {
         guard case .map(let root) = tree else {
             throw ModelGenError.notAModel(file: file, reason: "the top level is not a map with an 'entities' list")
         }
-        for entry in root where !["entities", "name", "versions"].contains(entry.key) {
+        for entry in root where !["entities", "name", "versions", "oldestStoredVersion"].contains(entry.key) {
             warnings.append("Skipped unknown key '\(entry.key)' at the top level of '\(file)'.")
         }
         let name = root.first(where: { $0.key == "name" })?.value.string ?? defaultName
         let entitiesTree = root.first(where: { $0.key == "entities" })?.value
+        let oldestTree = root.first(where: { $0.key == "oldestStoredVersion" })?.value
         guard let versionsTree = root.first(where: { $0.key == "versions" })?.value else {
+            if oldestTree != nil {
+                throw ModelGenError.malformedDesign(
+                    file: file, path: "oldestStoredVersion",
+                    reason: "a design without 'versions' has no older versions to leave out")
+            }
             guard let entitiesTree else {
                 throw ModelGenError.notAModel(file: file, reason: "there is no 'entities' key")
             }
@@ -83,6 +91,15 @@ struct TreeDesignReader {
         }
         guard !history.isEmpty else {
             throw ModelGenError.malformedDesign(file: file, path: "versions", reason: "the list is empty")
+        }
+        if let oldestTree {
+            guard let oldest = oldestTree.string, seen.contains(oldest) else {
+                let shown = oldestTree.string.map { "'\(SwiftNames.commentText($0))'" } ?? "it"
+                throw ModelGenError.malformedDesign(
+                    file: file, path: "oldestStoredVersion",
+                    reason: "\(shown) is not the name of a version under 'versions'")
+            }
+            oldestStoredVersion = oldest
         }
         return history
     }

@@ -13,6 +13,8 @@ struct RenderContext {
     /// The current version's number (its position in the design's history, from 1) and name.
     var designVersion = 1
     var versionName = ""
+    /// The number of the oldest version whose data is still stored, when the design states one.
+    var oldestStoredVersion: Int?
 
     var accessPrefix: String {
         options.accessLevel.isEmpty ? "" : options.accessLevel + " "
@@ -79,6 +81,7 @@ struct RenderContext {
             "model": [
                 "name": SwiftNames.commentText(model.name), "file": SwiftNames.commentText(designFileName),
                 "designVersion": designVersion, "versionName": SwiftNames.commentText(versionName),
+                "oldestStoredVersion": oldestStoredVersion ?? 0, "hasOldestStoredVersion": oldestStoredVersion != nil,
             ] as [String: Any],
             "imports": imports.sorted().map { ["name": $0] },
             "access": accessPrefix,
