@@ -66,12 +66,26 @@ enum Codec {
 
     /// What a failure to load the data at `url` reports when the data is not damaged: it came
     /// from a newer version of the model (``StorageError/newerVersion(_:underlying:)``), or a
-    /// migration step threw (``StorageError/migrationFailed(_:underlying:)``: the data may be
-    /// fine and the step wrong). `nil` for any other failure.
+    /// migration step threw or the data is older than the oldest version the model reads
+    /// (``StorageError/migrationFailed(_:underlying:)``: the data may be fine and the step or
+    /// the app wrong). `nil` for any other failure.
     static func refusal(_ failure: any Error, at url: URL) -> StorageError? {
         if isNewerVersion(failure) { return .newerVersion(url, underlying: failure) }
-        if isFailedMigration(failure) { return .migrationFailed(url, underlying: failure) }
+        if isFailedMigration(failure) || isOlderThanSupported(failure) {
+            return .migrationFailed(url, underlying: failure)
+        }
         return nil
+    }
+
+    /// Whether `error` says the data is older than the oldest version the model reads
+    /// (`Versioned.oldestStoredVersion`): nothing is wrong with it but this app's age.
+    static func isOlderThanSupported(_ error: any Error) -> Bool {
+        var current: (any Error)? = error
+        while let error = current {
+            if case .olderThanSupported = error as? SerializationError { return true }
+            current = (error as? StorageError)?.underlyingError
+        }
+        return false
     }
 
     /// Whether `error` says the data came from a newer version of the model.

@@ -28,7 +28,8 @@ public enum StorageError: AppError {
     /// left untouched.
     case newerVersion(URL, underlying: any Error)
     /// A migration step of a `Versioned` model failed on the file's data (a hand-written step or
-    /// a generated hook threw); the file was left untouched, so a fixed app can load it.
+    /// a generated hook threw), or the data is older than the oldest version the model reads
+    /// (`Versioned.oldestStoredVersion`); the file was left untouched, so a fixed app can load it.
     case migrationFailed(URL, underlying: any Error)
     /// The file decodes, but none of its top-level `keys` is one the model knows: it is another
     /// shape of data (an old keyed archive, another app's file), which merging over defaults
