@@ -19,8 +19,11 @@ RELEASE      := -c release --scratch-path $(BUILD_DIR) --disable-build-manifest-
 	-Xswiftc -enable-incremental-file-hashing
 # Runs a step, then prints its time and test count (and records them for .ci/run's table).
 TIMED        := Tools/Scripts/timed
-PACKAGES     := Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
-LIBRARIES    := $(PACKAGES) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting StorageSyncServer \
+# Support is the kit's internal plumbing (`_KitSupport`): built and tested alone like the others,
+# but left out of LIBRARIES: `make docs` documents what users depend on, and `_KitSupport` is never
+# a product of the root package (its catalog is for contributors).
+PACKAGES     := Support Errors Operations Commands EventBus Router Serialization ModelGen Storage Networking
+LIBRARIES    := $(filter-out Support,$(PACKAGES)) CommandsTesting SerializationYAML StorageSQLite StoragePostgres StoragePostgresTesting StorageSyncServer \
 	NetworkingAsyncHTTPClient NetworkingTesting \
 	Boilerplate BoilerplateLogging BoilerplateServiceLifecycle BoilerplateSync
 FORMATTED    := Package.swift Packages Umbrella Tools Tests
@@ -114,8 +117,9 @@ test-packages: ## Build and test each nested package alone, as a user who takes 
 			--disable-build-manifest-caching $(SWIFT_FLAGS); \
 	done
 
-# The packages whose issues promise they pass under ThreadSanitizer (locks, queues, delivery threads).
-TSAN_PACKAGES := Operations Commands EventBus
+# The packages whose issues promise they pass under ThreadSanitizer (locks, queues, delivery threads),
+# and Support, whose lock they all use.
+TSAN_PACKAGES := Support Operations Commands EventBus
 
 # They share one build folder of their own (instrumented code must not mix with the shared folder's).
 test-tsan: ## Run the concurrency-heavy packages' tests under ThreadSanitizer; any report fails

@@ -86,29 +86,37 @@ let kit = [
     "Errors", "Operations", "Commands", "EventBus", "Router", "Serialization", "ModelGen", "Storage", "Networking",
 ]
 
+/// The kit's internal plumbing (one lock, the deadline, the text display, literal escaping): a
+/// plain target here, never a product users see; `Packages/Support` makes it an underscored
+/// product only so that the nested manifests can depend on it.
+let support = Dep.module("_KitSupport")
+
 let modules: [Module] = [
+    Module(name: "_KitSupport", home: "Packages/Support", isProduct: false),
     package("Errors"),
-    package("Operations", [.module("Errors")], tests: [.module("Errors")]),
-    package("Commands", [.module("Errors")], tests: [.module("Errors")]),
-    addOn("CommandsTesting", in: "Commands", [.module("Commands")], tests: [.module("Commands"), .module("Errors")]),
-    package("EventBus"),
+    package("Operations", [.module("Errors"), support], tests: [.module("Errors"), support]),
+    package("Commands", [.module("Errors"), support], tests: [.module("Errors"), support]),
+    addOn(
+        "CommandsTesting", in: "Commands", [.module("Commands"), support],
+        tests: [.module("Commands"), .module("Errors"), support]),
+    package("EventBus", [support], tests: [support]),
     package("Router", [.module("Errors")]),
     package("Serialization", [.module("Errors")], tests: [.module("SerializationYAML"), propertyBased]),
     addOn(
         "SerializationYAML", in: "Serialization", [.module("Serialization"), yams], tests: [.module("Serialization")]),
     package(
-        "ModelGen", [.module("Errors"), yams, mustache], tests: [.module("Serialization"), propertyBased],
+        "ModelGen", [.module("Errors"), support, yams, mustache], tests: [.module("Serialization"), propertyBased],
         resources: [.copy("Templates")], testExclude: ["Golden"]),
     tool("modelgen", in: "ModelGen", [.module("ModelGen")]),
     package(
-        "Storage", [.module("Errors"), .module("Serialization")],
+        "Storage", [.module("Errors"), .module("Serialization"), support],
         tests: [.module("Serialization"), .module("StorageCrashProbe")]),
     tool("StorageCrashProbe", in: "Storage", [.module("Storage")]),
     addOn(
         "StorageSQLite", in: "Storage", [.module("Storage"), grdb, grdbSQLite],
         tests: [.module("Serialization"), .module("Storage"), grdb]),
     addOn(
-        "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), postgresNIO],
+        "StoragePostgres", in: "Storage", [.module("Errors"), .module("Storage"), support, postgresNIO],
         tests: [
             .module("Serialization"), .module("Storage"), .module("StorageSQLite"), .module("StoragePostgresProbe"),
             .module("StoragePostgresTesting"), propertyBased, postgresNIO,
@@ -121,7 +129,8 @@ let modules: [Module] = [
         [.module("Storage"), .module("StoragePostgres"), .module("StorageSQLite")]),
     // The sync protocol's server routes (Hummingbird), over a RecordStore's change feed and receipts.
     addOn(
-        "StorageSyncServer", in: "Storage", [.module("Errors"), .module("Storage"), hummingbird, httpTypes, crypto],
+        "StorageSyncServer", in: "Storage",
+        [.module("Errors"), .module("Storage"), support, hummingbird, httpTypes, crypto],
         tests: [
             .module("Storage"), .module("StorageSQLite"), .module("StoragePostgres"), .module("StoragePostgresTesting"),
             .module("StorageSyncServerProbe"), hummingbird, hummingbirdTesting, httpTypes, serviceLifecycle, logging,
@@ -135,21 +144,22 @@ let modules: [Module] = [
             hummingbird,
         ]),
     package(
-        "Networking", [.module("Errors"), .module("Serialization")],
-        tests: [.module("Serialization"), .module("NetworkingTesting"), flyingFox]),
+        "Networking", [.module("Errors"), .module("Serialization"), support],
+        tests: [.module("Serialization"), .module("NetworkingTesting"), support, flyingFox]),
     addOn(
         "NetworkingAsyncHTTPClient", in: "Networking", [.module("Networking"), asyncHTTPClient] + nio,
-        tests: [.module("Networking"), .module("NetworkingTesting"), flyingFox]),
+        tests: [.module("Networking"), .module("NetworkingTesting"), support, flyingFox]),
     addOn(
-        "NetworkingTesting", in: "Networking", [.module("Networking"), flyingFox],
+        "NetworkingTesting", in: "Networking", [.module("Networking"), support, flyingFox],
         tests: [.module("Networking"), flyingFox]),
     // The umbrella carries what apps run: every package but ModelGen, which reaches apps through
     // its build plugin and `boiler` (and would link Yams and Mustache into every app).
     Module(
-        name: "Boilerplate", home: "Umbrella", dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) },
+        name: "Boilerplate", home: "Umbrella",
+        dependencies: kit.filter { $0 != "ModelGen" }.map { .module($0) } + [support],
         testDependencies: [
             .module("NetworkingTesting"), .module("CommandsTesting"), .module("AppCoreCrashProbe"),
-            .module("ServicesProbe"), .module("Serialization"),
+            .module("ServicesProbe"), .module("Serialization"), support,
         ],
         testExclude: ["Designs"], testPlugins: ["ModelGenPlugin"]),
     // The child process of the umbrella's crash test; the test finds it beside itself.
@@ -172,7 +182,7 @@ let modules: [Module] = [
         name: "BoilerplateSync", home: "Umbrella",
         dependencies: [
             .module("Errors"), .module("Serialization"), .module("Storage"), .module("StorageSQLite"),
-            .module("Networking"), grdb,
+            .module("Networking"), support, grdb,
         ],
         testDependencies: [
             .module("Errors"), .module("Serialization"), .module("Storage"), .module("StorageSQLite"),
@@ -194,7 +204,7 @@ let modules: [Module] = [
         hasTests: false, isProduct: false),
     Module(
         name: "BoilerCLI", home: "Tools/boiler",
-        dependencies: [.module("Errors"), .module("ModelGen"), argumentParser, mustache],
+        dependencies: [.module("Errors"), .module("ModelGen"), support, argumentParser, mustache],
         testDependencies: [propertyBased],
         // The template files `boiler new` and `boiler add` render (Templates/Files/<template>/…).
         resources: [.copy("Templates/Files")]),

@@ -13,18 +13,32 @@ let package = Package(
         .library(name: "CommandsTesting", targets: ["CommandsTesting"]),
     ],
     dependencies: [
-        .package(path: "../Errors")
+        .package(path: "../Errors"),
+        .package(path: "../Support"),
     ],
     targets: [
         .target(
-            name: "Commands", dependencies: [.product(name: "Errors", package: "Errors")], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CommandsTests", dependencies: ["Commands", .product(name: "Errors", package: "Errors")],
+            name: "Commands",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), .product(name: "_KitSupport", package: "Support"),
+            ],
             swiftSettings: swiftSettings),
-        .target(name: "CommandsTesting", dependencies: ["Commands"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "Commands", .product(name: "Errors", package: "Errors"),
+                .product(name: "_KitSupport", package: "Support"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "CommandsTesting", dependencies: ["Commands", .product(name: "_KitSupport", package: "Support")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CommandsTestingTests",
-            dependencies: ["CommandsTesting", "Commands", .product(name: "Errors", package: "Errors")],
+            dependencies: [
+                "CommandsTesting", "Commands", .product(name: "Errors", package: "Errors"),
+                .product(name: "_KitSupport", package: "Support"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

@@ -12,10 +12,14 @@ let package = Package(
         .library(name: "EventBus", targets: ["EventBus"])
     ],
     dependencies: [
-
+        .package(path: "../Support")
     ],
     targets: [
-        .target(name: "EventBus", dependencies: [], swiftSettings: swiftSettings),
-        .testTarget(name: "EventBusTests", dependencies: ["EventBus"], swiftSettings: swiftSettings),
+        .target(
+            name: "EventBus", dependencies: [.product(name: "_KitSupport", package: "Support")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EventBusTests", dependencies: ["EventBus", .product(name: "_KitSupport", package: "Support")],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(path: "../Errors"),
         .package(path: "../Serialization"),
+        .package(path: "../Support"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -24,8 +25,8 @@ let package = Package(
         .target(
             name: "ModelGen",
             dependencies: [
-                .product(name: "Errors", package: "Errors"), .product(name: "Yams", package: "Yams"),
-                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Errors", package: "Errors"), .product(name: "_KitSupport", package: "Support"),
+                .product(name: "Yams", package: "Yams"), .product(name: "Mustache", package: "swift-mustache"),
             ], resources: [.copy("Templates")], swiftSettings: swiftSettings),
         .executableTarget(name: "modelgen", dependencies: ["ModelGen"], swiftSettings: swiftSettings),
         .plugin(name: "ModelGenPlugin", capability: .buildTool(), dependencies: ["modelgen"]),

@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(path: "../Errors"),
         .package(path: "../Serialization"),
+        .package(path: "../Support"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -25,12 +26,13 @@ let package = Package(
             name: "Networking",
             dependencies: [
                 .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
+                .product(name: "_KitSupport", package: "Support"),
             ], swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
                 "Networking", .product(name: "Serialization", package: "Serialization"), "NetworkingTesting",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "_KitSupport", package: "Support"), .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -44,13 +46,16 @@ let package = Package(
             name: "NetworkingAsyncHTTPClientTests",
             dependencies: [
                 "NetworkingAsyncHTTPClient", "Networking", "NetworkingTesting",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "_KitSupport", package: "Support"), .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         // Test doubles for apps and the kit's own suites: a loopback server and a stub transport.
         .target(
             name: "NetworkingTesting",
-            dependencies: ["Networking", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Networking", .product(name: "_KitSupport", package: "Support"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTestingTests",

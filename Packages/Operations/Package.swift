@@ -12,14 +12,22 @@ let package = Package(
         .library(name: "Operations", targets: ["Operations"])
     ],
     dependencies: [
-        .package(path: "../Errors")
+        .package(path: "../Errors"),
+        .package(path: "../Support"),
     ],
     targets: [
         .target(
-            name: "Operations", dependencies: [.product(name: "Errors", package: "Errors")],
+            name: "Operations",
+            dependencies: [
+                .product(name: "Errors", package: "Errors"), .product(name: "_KitSupport", package: "Support"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "OperationsTests", dependencies: ["Operations", .product(name: "Errors", package: "Errors")],
+            name: "OperationsTests",
+            dependencies: [
+                "Operations", .product(name: "Errors", package: "Errors"),
+                .product(name: "_KitSupport", package: "Support"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

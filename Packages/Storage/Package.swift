@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(path: "../Errors"),
         .package(path: "../Serialization"),
+        .package(path: "../Support"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -35,6 +36,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 .product(name: "Errors", package: "Errors"), .product(name: "Serialization", package: "Serialization"),
+                .product(name: "_KitSupport", package: "Support"),
             ], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
@@ -60,6 +62,7 @@ let package = Package(
             name: "StoragePostgres",
             dependencies: [
                 .product(name: "Errors", package: "Errors"), "Storage",
+                .product(name: "_KitSupport", package: "Support"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),
@@ -87,6 +90,7 @@ let package = Package(
             name: "StorageSyncServer",
             dependencies: [
                 .product(name: "Errors", package: "Errors"), "Storage",
+                .product(name: "_KitSupport", package: "Support"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -21,6 +21,10 @@ dependencies only: when the imported module changes and the one in between keeps
 the importing target is not recompiled, and an incremental build links code compiled against
 the old module — with a case added to an enum, a `case` pattern then matches the wrong case
 (swiftlang/swift-package-manager#10483; it happened here to StorageSQLiteTests).
+
+The internal support module (`_KitSupport`, in Packages/Support) is the one exception to "every
+nested product is a root product": a nested manifest reaches it as an underscored product, and
+the root manifest must list it as a plain target and never as a product users can depend on.
 """
 import json
 import os
@@ -176,6 +180,9 @@ def main():
     packages_dir = os.path.join(ROOT, "Packages")
     siblings = set(os.listdir(packages_dir))
     problems = undeclared_imports(root_targets, siblings)
+    for product in sorted(root_products):
+        if product.startswith("_"):
+            problems.append(f"the root manifest makes the internal module {product} a product users can depend on")
 
     for name in sorted(siblings):
         nested_dir = os.path.join(packages_dir, name)
@@ -208,6 +215,16 @@ def main():
                     problems.append(f"{where}: {key} differ from the root manifest")
         for product in nested["products"]:
             twin = root_products.get(product["name"])
+            if product["name"].startswith("_"):
+                # An internal module (`_KitSupport`): a product here only because a nested manifest
+                # can depend on nothing else of a sibling; at the root a plain target, never a product.
+                if twin is not None:
+                    problems.append(f"Packages/{name}: internal product {product['name']} must not be a product "
+                                    "of the root manifest (list it there as a plain target)")
+                elif product["name"] not in root_targets:
+                    problems.append(f"Packages/{name}: internal product {product['name']} is not a target of the "
+                                    "root manifest")
+                continue
             if twin is None:
                 problems.append(f"Packages/{name}: product {product['name']} is missing from the root manifest")
             elif sorted(twin["targets"]) != sorted(product["targets"]) or twin["type"] != product["type"]:

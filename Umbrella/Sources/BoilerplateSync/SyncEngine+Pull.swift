@@ -3,6 +3,7 @@ import GRDB
 import Networking
 import Storage
 import StorageSQLite
+import _KitSupport
 
 extension SyncEngine {
     /// Reads the feed from the stored cursor to its end, applying each page with its cursor in
@@ -27,7 +28,7 @@ extension SyncEngine {
             if let cursor { query.append(("after", cursor)) }
             query.append(("limit", String(limit)))
             let request = HTTPRequest(method: .get, path: path + "/changes", query: query)
-            let described = "GET \(path)/changes" + (cursor.map { "?after=\(SyncWire.shown($0))" } ?? "")
+            let described = "GET \(path)/changes" + (cursor.map { "?after=\(UntrustedText.sanitized($0))" } ?? "")
             let response: HTTPResponse
             do {
                 response = try await exchange(request)
@@ -86,7 +87,8 @@ extension SyncEngine {
                 let problem = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
                 guard cursor != nil, problem?["refetch"] as? Bool == true else {
                     throw SyncError.server(
-                        status: 410, reason: (problem?["reason"] as? String).map(SyncWire.shown), request: described)
+                        status: 410, reason: (problem?["reason"] as? String).map { UntrustedText.sanitized($0) },
+                        request: described)
                 }
                 try await beginRefetch()
                 (cursor, refetch) = (nil, "running")
@@ -97,7 +99,8 @@ extension SyncEngine {
                 if let reason = reason as? String, reason == "malformedCursor" {
                     throw SyncError.cursorRefused(reason: reason, request: described)
                 }
-                throw SyncError.server(status: 400, reason: (reason as? String).map(SyncWire.shown), request: described)
+                throw SyncError.server(
+                    status: 400, reason: (reason as? String).map { UntrustedText.sanitized($0) }, request: described)
             default:
                 throw failure(response, described)
             }
@@ -137,7 +140,7 @@ extension SyncEngine {
         }
         guard SyncWire.isValidCursor(page.next) else {
             throw SyncError.corruptPage(
-                problem: "the next cursor \(SyncWire.shown(page.next)) is malformed", request: request)
+                problem: "the next cursor \(UntrustedText.shown(page.next)) is malformed", request: request)
         }
         guard !(page.hasMore && page.next == cursor) else {
             // Asking again with the same cursor would get the same page, forever.
@@ -147,20 +150,20 @@ extension SyncEngine {
         guard page.next == cursor || !read.contains(page.next) else {
             // Back to a cursor this pull already read from: the pages would repeat forever.
             throw SyncError.corruptPage(
-                problem: "the next cursor \(SyncWire.shown(page.next)) was already read in this pull (a cycle)",
+                problem: "the next cursor \(UntrustedText.shown(page.next)) was already read in this pull (a cycle)",
                 request: request)
         }
         guard !(page.entries.isEmpty && cursor != nil && page.next != cursor) else {
             // The protocol: an empty page's next is the cursor sent. A moved one would skip changes.
             throw SyncError.corruptPage(
-                problem: "an empty page moves the cursor to \(SyncWire.shown(page.next))", request: request)
+                problem: "an empty page moves the cursor to \(UntrustedText.shown(page.next))", request: request)
         }
         guard !(page.hasMore && page.entries.isEmpty) else {
             throw SyncError.corruptPage(problem: "an empty page that says more follow", request: request)
         }
         var ids = Set<String>()
         for (index, entry) in page.entries.enumerated() {
-            let place = "entry \(index) (\(SyncWire.shown(entry.id)))"
+            let place = "entry \(index) (\(UntrustedText.shown(entry.id)))"
             guard ids.insert(entry.id).inserted else {
                 throw SyncError.corruptPage(problem: "\(place) appears twice", request: request)
             }
@@ -185,7 +188,7 @@ extension SyncEngine {
                 }
             default:
                 throw SyncError.corruptPage(
-                    problem: "\(place): unknown op \(SyncWire.shown(entry.op))", request: request)
+                    problem: "\(place): unknown op \(UntrustedText.shown(entry.op))", request: request)
             }
         }
         return page
@@ -269,13 +272,13 @@ extension SyncEngine {
                 if try tables.value(tables.refetchName, in: db) == "running" {
                     try tables.set(tables.refetchName, to: nil, in: db)
                 } else {
-                    askedAgain.value = true
+                    askedAgain.withLock { $0 = true }
                 }
             }
-            reports.value = found
+            reports.withLock { $0 = found }
             return changes
         }
-        return (reports.value, askedAgain.value)
+        return (reports.withLock { $0 }, askedAgain.withLock { $0 })
     }
 }
 

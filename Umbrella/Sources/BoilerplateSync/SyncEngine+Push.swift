@@ -3,6 +3,7 @@ import GRDB
 import Networking
 import Storage
 import StorageSQLite
+import _KitSupport
 
 extension SyncEngine {
     /// Sends the outbox, oldest change first, until it is empty or holds only records set aside.
@@ -160,8 +161,8 @@ extension SyncEngine {
         let expected = entry.op == .delete ? "deleted" : "saved"
         guard answer.id == entry.id, answer.op == expected, answer.revision >= 0 else {
             throw SyncError.corruptAnswer(
-                problem: "the answer is for \(SyncWire.shown(answer.id)) (\(SyncWire.shown(answer.op))), "
-                    + "not \(SyncWire.shown(entry.id)) (\(expected))", request: request)
+                problem: "the answer is for \(UntrustedText.shown(answer.id)) (\(UntrustedText.shown(answer.op))), "
+                    + "not \(UntrustedText.shown(entry.id)) (\(expected))", request: request)
         }
         if expected == "saved" {
             guard let record = answer.record, RecordID.string(for: record.id) == entry.id,
@@ -197,11 +198,12 @@ extension SyncEngine {
                 }
                 if let copy = try tables.localCopy(of: record, id: entry.id, in: db) { changes.append(.save(copy)) }
             }
-            pending.value = try tables.pendingReading(in: db)
+            let newPending = try tables.pendingReading(in: db)
+            pending.withLock { $0 = newPending }
             return changes
         }
         acknowledged.removeAll()
-        show(pending.value)
+        show(pending.withLock { $0 })
     }
 
     /// The problem body of an answer, when it is a JSON object.
@@ -215,9 +217,9 @@ extension SyncEngine {
     /// server"). Other 400s are the client's own fault on every write and stop the round.
     private func refuse(_ entry: OutboxEntry, response: HTTPResponse) async throws {
         let problem = Self.problem(response.body)
-        let reason = (problem?["reason"] as? String).map { SyncWire.shown($0) }
-        let detail = (problem?["detail"] as? String).map { SyncWire.shown($0, limit: 500) }
-        let field = (problem?["field"] as? String).map { SyncWire.shown($0) }
+        let reason = (problem?["reason"] as? String).map { UntrustedText.sanitized($0) }
+        let detail = (problem?["detail"] as? String).map { UntrustedText.sanitized($0, limit: 500) }
+        let field = (problem?["field"] as? String).map { UntrustedText.sanitized($0) }
         let status = response.status.code
         let recordID = RecordIDText.parse(entry.id, as: Record.ID.self)
         let tables = store.tables
@@ -228,12 +230,13 @@ extension SyncEngine {
             let (changes, report) = try RefusalLog.refuse(
                 entry, recordID: recordID, as: Record.self, status: status, reason: reason, detail: detail,
                 field: field, tables: tables, in: db)
-            reports.value = report
-            pending.value = try tables.pendingReading(in: db)
+            reports.withLock { $0 = report }
+            let newPending = try tables.pendingReading(in: db)
+            pending.withLock { $0 = newPending }
             return changes
         }
-        show(pending.value)
-        if let refusal = reports.value { report(refusal) }
+        show(pending.withLock { $0 })
+        if let refusal = reports.withLock({ $0 }) { report(refusal) }
     }
 
     /// Decides a 409 by the policy and reports it.
@@ -252,7 +255,8 @@ extension SyncEngine {
         case "recordMissing": kind = .recordMissing
         case "alreadyExists": kind = .alreadyExists
         default:
-            throw SyncError.server(status: 409, reason: problem.reason.map(SyncWire.shown), request: request)
+            throw SyncError.server(
+                status: 409, reason: problem.reason.map { UntrustedText.sanitized($0) }, request: request)
         }
         let server: ServerSide<Record>
         if let current = problem.current {
@@ -287,7 +291,7 @@ extension SyncEngine {
         }
         guard let recordID = RecordIDText.parse(entry.id, as: Record.ID.self) else {
             throw SyncError.corruptAnswer(
-                problem: "the id \(SyncWire.shown(entry.id)) is not a record id", request: request)
+                problem: "the id \(UntrustedText.shown(entry.id)) is not a record id", request: request)
         }
         let tables = store.tables
         let policy = configuration.conflictPolicy
@@ -297,12 +301,13 @@ extension SyncEngine {
             guard try tables.entry(seq: entry.seq, in: db) != nil else { return [] }
             let (changes, report) = try ConflictLog.resolve(
                 id: entry.id, recordID: recordID, kind: kind, server: server, policy: policy, tables: tables, in: db)
-            reports.value = [report]
-            pending.value = try tables.pendingReading(in: db)
+            reports.withLock { $0 = [report] }
+            let newPending = try tables.pendingReading(in: db)
+            pending.withLock { $0 = newPending }
             return changes
         }
-        show(pending.value)
-        report(reports.value)
+        show(pending.withLock { $0 })
+        report(reports.withLock { $0 })
     }
 
     /// Whether the server's state is exactly what `entry` asks for: a deletion of a record the

@@ -4,6 +4,7 @@ import Networking
 import Observation
 import Storage
 import StorageSQLite
+import _KitSupport
 
 /// Keeps a ``SyncedRecordStore`` in step with a server that speaks the kit's sync protocol (v1,
 /// as `StorageSyncServer`'s `SyncRoutes` serve it): pushes the outbox, pulls the change feed,
@@ -350,7 +351,7 @@ where Record.ID: Codable & Sendable {
             lock.withLock { serverAskedToWait = wait }
         }
         let reason = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["reason"] as? String
-        let shown = reason.map(SyncWire.shown)
+        let shown = reason.map { UntrustedText.sanitized($0) }
         switch response.status.code {
         case 401, 403: return .unauthorized(status: response.status.code, request: request)
         case 400, 413, 422: return .writeRejected(status: response.status.code, reason: shown, request: request)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Storage
+import _KitSupport
 
 /// The sync bookkeeping beside a record table, in the same SQLite database so that it commits
 /// with the records:

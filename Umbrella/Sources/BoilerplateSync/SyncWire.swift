@@ -67,20 +67,4 @@ enum SyncWire {
         case newerVersion(found: ModelVersion, supported: ModelVersion)
         case undecodable(String)
     }
-
-    /// Text from a server shown in an error: at most 64 characters, control characters escaped.
-    static func shown(_ text: String) -> String { shown(text, limit: 64) }
-
-    /// Text from a server shown in an error: at most `limit` characters, control characters escaped.
-    static func shown(_ text: String, limit: Int) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars.prefix(limit) {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > limit ? result + "…" : result
-    }
 }

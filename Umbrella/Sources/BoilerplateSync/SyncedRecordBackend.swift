@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Storage
 import StorageSQLite
+import _KitSupport
 
 /// The backend behind ``SyncedRecordStore/records``: reads go to SQLite, writes go to SQLite
 /// with their outbox entries in the same transaction.
@@ -62,10 +63,11 @@ where Record.ID: Codable & Sendable {
                     if present { try tables.enqueue(id: change.id, op: .delete, body: nil, in: db) }
                 }
             }
-            pending.value = try tables.pendingReading(in: db)
+            let newPending = try tables.pendingReading(in: db)
+            pending.withLock { $0 = newPending }
             return planned
         }
-        signal.fire(pending.value)
+        signal.fire(pending.withLock { $0 })
     }
 }
 
@@ -82,6 +84,6 @@ final class LocalWriteSignal: Sendable {
     func remove(_ token: UUID) { handlers.withLock { _ = $0.removeValue(forKey: token) } }
 
     func fire(_ pending: PendingReading) {
-        for handler in handlers.value.values { handler(pending) }
+        for handler in handlers.withLock({ $0 }).values { handler(pending) }
     }
 }

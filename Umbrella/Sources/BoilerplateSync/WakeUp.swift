@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// Wakes the sync loop: a local write signals it; the loop waits for a signal or its period.
 final class WakeUp: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 @testable import Boilerplate
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _KitSupport
 
 @testable import Boilerplate
 

@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import _KitSupport
 
 /// Runs commands in a test and makes the test assert every change of the model, exactly.
 ///
@@ -25,8 +26,8 @@ public final class CommandTester<Model: Sendable & Equatable>: Sendable {
     public let runner: CommandRunner<Model>
     let reporter: FailureReporter
     let created: CallSite
-    let state: Guarded<State>
-    private let observation: Guarded<ChangeObservation?> = Guarded(nil)
+    let state: Locked<State>
+    private let observation: Locked<ChangeObservation?> = Locked(nil)
 
     struct State {
         var unasserted: [ModelChange<Model>] = []
@@ -59,7 +60,7 @@ public final class CommandTester<Model: Sendable & Equatable>: Sendable {
         self.store = runner.store
         self.reporter = reporter
         self.created = site
-        self.state = Guarded(State(exhaustivity: exhaustivity))
+        self.state = Locked(State(exhaustivity: exhaustivity))
         let observation = store.observe { [state] change in
             state.withLock { $0.unasserted.append(change) }
         }

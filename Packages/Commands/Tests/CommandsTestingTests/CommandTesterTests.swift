@@ -3,6 +3,7 @@ import CommandsTesting
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 struct Notes: Sendable, Equatable {
     var notes: [String] = []
@@ -31,21 +32,9 @@ struct LoadNotes: AsyncCommand {
 
 /// Collects failure messages instead of failing the test, so tests can check them.
 final class Failures: Sendable {
-    private let messages = Mutex([String]())
+    private let messages = Locked([String]())
     var all: [String] { messages.withLock { $0 } }
     var reporter: FailureReporter { FailureReporter { message, _ in self.messages.withLock { $0.append(message) } } }
-}
-
-/// A tiny lock box (the tests' own; the package's is internal).
-final class Mutex<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }
 
 @Suite("CommandTester")

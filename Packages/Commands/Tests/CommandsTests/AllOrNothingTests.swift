@@ -1,13 +1,14 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Failed commands change nothing")
 struct AllOrNothingTests {
     @Test("failed sync, async and batch commands leave model, undo history and journal's applied entries as before")
     func failuresLeaveHistoryUntouched() async throws {
         let store = ModelStore(Counter())
-        let saves = Box(0)
+        let saves = Locked(0)
         let runner = CommandRunner(
             store: store, journalLimit: 1_000, save: .sync { _ in saves.withLock { $0 += 1 } })
         try runner.execute(Add(amount: 1))
@@ -22,7 +23,7 @@ struct AllOrNothingTests {
         #expect(store.model == before)
         #expect(runner.undoName == "Add")
         #expect(!runner.canRedo)
-        #expect(saves.current == 1)
+        #expect(saves.withLock { $0 } == 1)
         let outcomes = runner.journal.map(\.outcome.appliedChanges)
         #expect(outcomes == [true, false, false, false])
         try await runner.undo()

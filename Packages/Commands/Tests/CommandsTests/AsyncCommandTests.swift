@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Async commands")
 struct AsyncCommandTests {
@@ -152,15 +153,15 @@ struct AsyncCommandTests {
     @Test("a context used after its command finished throws contextExpired")
     func contextExpires() async throws {
         struct Leak: AsyncCommand {
-            let box: Box<CommandContext<Counter>?>
+            let box: Locked<CommandContext<Counter>?>
             func execute(_ context: CommandContext<Counter>) async throws {
                 box.withLock { $0 = context }
             }
         }
-        let box = Box<CommandContext<Counter>?>(nil)
+        let box = Locked<CommandContext<Counter>?>(nil)
         let runner = CommandRunner(store: ModelStore(Counter()), journalLimit: 1_000)
         try await runner.run(Leak(box: box))
-        let context = try #require(box.current)
+        let context = try #require(box.withLock { $0 })
         await #expect(throws: CommandError.contextExpired(command: "Leak")) {
             try await context.mutate { $0.value = 99 }
         }
@@ -173,10 +174,10 @@ struct AsyncCommandTests {
             func execute(_ context: CommandContext<Counter>) async throws -> Int { context.model.value }
         }
         let store = ModelStore(Counter(value: 3))
-        let seen = Box(0)
+        let seen = Locked(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         #expect(try await CommandRunner(store: store, journalLimit: 1_000).run(ReadOnly()) == 3)
-        #expect(seen.current == 0)
+        #expect(seen.withLock { $0 } == 0)
         _ = observation
     }
 }

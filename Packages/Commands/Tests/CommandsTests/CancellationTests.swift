@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Cancelling async commands")
 struct CancellationTests {
@@ -10,7 +11,7 @@ struct CancellationTests {
         let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let gate = Gate()
-        let outcome = Box<Swift.Result<Int, any Error>?>(nil)
+        let outcome = Locked<Swift.Result<Int, any Error>?>(nil)
         let task = Task {
             let result: Swift.Result<Int, any Error>
             do {
@@ -22,8 +23,8 @@ struct CancellationTests {
         }
         await started.wait()
         #expect(runner.cancel(id: "s") == 1)
-        await eventually("run returns after cancel(id:)") { outcome.current != nil }
-        let result = try #require(outcome.current)
+        await eventually("run returns after cancel(id:)") { outcome.withLock { $0 } != nil }
+        let result = try #require(outcome.withLock { $0 })
         #expect(throws: CommandError.cancelled(command: "Stubborn")) { try result.get() }
         // Later commands are not held up, and the stubborn one never commits.
         try runner.execute(Add(amount: 2))
@@ -40,14 +41,14 @@ struct CancellationTests {
         let runner = CommandRunner(store: store, journalLimit: 1_000)
         let started = Gate()
         let gate = Gate()
-        let outcome = Box<String?>(nil)
+        let outcome = Locked<String?>(nil)
         runner.run(Stubborn(started: started, gate: gate), id: "s") { result in
             if case .failure(let error) = result { outcome.withLock { $0 = error.userMessage } }
         }
         await started.wait()
         runner.cancel(id: "s")
-        await eventually("the completion is called after cancel(id:)") { outcome.current != nil }
-        #expect(outcome.current == CommandError.cancelled(command: "Stubborn").message)
+        await eventually("the completion is called after cancel(id:)") { outcome.withLock { $0 } != nil }
+        #expect(outcome.withLock { $0 } == CommandError.cancelled(command: "Stubborn").message)
         gate.open()
         #expect(store.model == Counter())
     }

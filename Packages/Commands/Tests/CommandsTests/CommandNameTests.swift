@@ -1,5 +1,6 @@
 import Commands
 import Testing
+import _KitSupport
 
 /// A command's default name is `String(describing:)` of its type, whatever the type — nested,
 /// generic (each specialization its own name), private — and the same however often and from
@@ -44,7 +45,7 @@ struct CommandNameTests {
     @Test("changes, the journal and undo name each command by its own type")
     func namesOnTheCommitPath() async throws {
         let runner = CommandRunner(store: ModelStore(0), journalLimit: 10)
-        let names = Box<[String]>([])
+        let names = Locked<[String]>([])
         let observation = runner.store.observe { change in names.withLock { $0.append(change.name) } }
         defer { observation.cancel() }
         try await runner.run(Generic<Int>())
@@ -52,7 +53,8 @@ struct CommandNameTests {
         try await runner.run(Named())
         try await runner.run(Later())
         try await runner.undo()
-        #expect(names.current == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo Later"])
+        #expect(
+            names.withLock { $0 } == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo Later"])
         #expect(
             runner.journal.map(\.name) == ["Generic<Int>", "Generic<String>", "Rename everything", "Later", "undo"])
         #expect(runner.undoName == "Rename everything")

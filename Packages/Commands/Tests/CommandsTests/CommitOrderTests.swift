@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Changes in commit order")
 struct CommitOrderTests {
@@ -23,8 +24,8 @@ struct CommitOrderTests {
     func observersUnderConcurrency() async throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, undoLimit: 10, journalLimit: 10)
-        let seen = Box<[Counter]>([])
-        let broken = Box(0)
+        let seen = Locked<[Counter]>([])
+        let broken = Locked(0)
         let observation = store.observe { change in
             seen.withLock { models in
                 if let last = models.last, last != change.old { broken.withLock { $0 += 1 } }
@@ -52,9 +53,9 @@ struct CommitOrderTests {
         let adds = tasks * perTask - (tasks / 2) * (perTask / 2)
         let slow = (tasks / 2) * (perTask / 2)
         await eventually("every queued command ran") { store.model.log.count == adds + slow }
-        #expect(broken.current == 0)
-        #expect(seen.current.count == adds * 2 + slow)
-        #expect(seen.current.last == store.model)
+        #expect(broken.withLock { $0 } == 0)
+        #expect(seen.withLock { $0 }.count == adds * 2 + slow)
+        #expect(seen.withLock { $0 }.last == store.model)
         #expect(store.model.value == adds * 1001 + slow)
         observation.cancel()
     }

@@ -2,6 +2,7 @@ import Commands
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 /// When a group of changes fails to save, the undo history goes back exactly to what it was
 /// before the group, step by step, even when the group's steps pushed the oldest ones out of a
@@ -12,7 +13,7 @@ struct FailedGroupHistoryTests {
     /// call at `failAt`; every other call succeeds.
     final class ScriptedSave: Sendable {
         let gate = Gate()
-        let calls = Box(0)
+        let calls = Locked(0)
         let holdAt: Int
         let failAt: Int
 
@@ -55,7 +56,7 @@ struct FailedGroupHistoryTests {
         let runner = CommandRunner(store: ModelStore(Counter()), undoLimit: 3, save: save.step)
         for amount in 1...3 { try await runner.run(Add(amount: amount)) }
         let first = Task { try await runner.run(Add(amount: 4)) }
-        await eventually("the held save started") { save.calls.current == 4 }
+        await eventually("the held save started") { save.calls.withLock { $0 } == 4 }
         let queued = group.map { job in Task { try await job(runner) } }
         try await Task.sleep(for: .milliseconds(60))
         save.gate.open()

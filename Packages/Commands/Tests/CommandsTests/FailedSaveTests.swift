@@ -2,6 +2,7 @@ import Commands
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 /// What a test compares before and after a failed save.
 struct RunnerSnapshot: Equatable {
@@ -30,7 +31,7 @@ struct FailedSaveTests {
         let file: SavedFile<Counter>
         let store = ModelStore(Counter())
         let runner: CommandRunner<Counter>
-        let heard = Box(0)
+        let heard = Locked(0)
         let observation: ChangeObservation
 
         init() async throws {
@@ -65,12 +66,12 @@ struct FailedSaveTests {
             #expect(error.message.hasPrefix("\(command) was not applied"), sourceLocation: sourceLocation)
         }
         #expect(RunnerSnapshot(setup.runner) == before, sourceLocation: sourceLocation)
-        #expect(setup.heard.current == 0, sourceLocation: sourceLocation)
+        #expect(setup.heard.withLock { $0 } == 0, sourceLocation: sourceLocation)
         // Once the disk is back, the next change saves the model without the rolled-back one.
         try setup.file.unblock()
         try setup.runner.execute(Add(amount: 10))
         #expect(try setup.file.load() == Counter(value: 11), sourceLocation: sourceLocation)
-        #expect(setup.heard.current == 1, sourceLocation: sourceLocation)
+        #expect(setup.heard.withLock { $0 } == 1, sourceLocation: sourceLocation)
     }
 
     @Test("execute of a sync command")

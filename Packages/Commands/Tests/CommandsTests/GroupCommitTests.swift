@@ -2,6 +2,7 @@ import Commands
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 @Suite("Group commit")
 struct GroupCommitTests {
@@ -10,12 +11,12 @@ struct GroupCommitTests {
         let held = HeldSave<Counter>()
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: held.step)
-        let returned = Box(0)
+        let returned = Locked(0)
         let first = Task {
             try await runner.run(Add(amount: 1))
             returned.withLock { $0 += 1 }
         }
-        await eventually("the first save started") { held.calls.current.count == 1 }
+        await eventually("the first save started") { held.calls.withLock { $0 }.count == 1 }
         let others = (2...11).map { amount in
             Task {
                 try await runner.run(Add(amount: amount))
@@ -23,13 +24,13 @@ struct GroupCommitTests {
             }
         }
         try await Task.sleep(for: .milliseconds(50))
-        #expect(returned.current == 0)
+        #expect(returned.withLock { $0 } == 0)
         held.gate.open()
         try await first.value
         for task in others { try await task.value }
-        #expect(held.calls.current.map(\.value) == [1, 66])
+        #expect(held.calls.withLock { $0 }.map(\.value) == [1, 66])
         #expect(store.model.value == 66)
-        #expect(returned.current == 11)
+        #expect(returned.withLock { $0 } == 11)
     }
 
     @Test("when a group's save fails, every change in it and built on it is rolled back, and earlier ones stay")
@@ -37,10 +38,10 @@ struct GroupCommitTests {
         let held = HeldSave<Counter>(failFrom: 1)
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, journalLimit: 100, save: held.step)
-        let heard = Box<[Int]>([])
+        let heard = Locked<[Int]>([])
         let observation = store.observe { change in heard.withLock { $0.append(change.new.value) } }
         let first = Task { try await runner.run(Add(amount: 1)) }
-        await eventually("the first save started") { held.calls.current.count == 1 }
+        await eventually("the first save started") { held.calls.withLock { $0 }.count == 1 }
         let group = (2...6).map { amount in Task { try await runner.run(Add(amount: amount)) } }
         let undo = Task {
             try await Task.sleep(for: .milliseconds(20))
@@ -54,7 +55,7 @@ struct GroupCommitTests {
         }
         await #expect(throws: CommandError.self) { try await undo.value }
         #expect(store.model.value == 1)
-        #expect(heard.current == [1])
+        #expect(heard.withLock { $0 } == [1])
         #expect(runner.undoName == "Add")
         #expect(!runner.canRedo)
         #expect(runner.journal.map(\.name) == ["Add"])
@@ -76,14 +77,14 @@ struct GroupCommitTests {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: held.step)
         let first = Task { try await runner.run(Add(amount: 1)) }
-        await eventually("the first save started") { held.calls.current.count == 1 }
+        await eventually("the first save started") { held.calls.withLock { $0 }.count == 1 }
         let reader = Task { try await runner.run(ReadThenAdd()) }
         try await Task.sleep(for: .milliseconds(20))
         held.gate.open()
         _ = try await first.value
         try await reader.value
         #expect(store.model == Counter(value: 11, log: ["saw 0"]))
-        #expect(held.calls.current.map(\.value) == [1, 11])
+        #expect(held.calls.withLock { $0 }.map(\.value) == [1, 11])
     }
 
     @Test("execute on a runner with an async save step is refused, and changes nothing")
@@ -104,7 +105,7 @@ struct GroupCommitTests {
         defer { file.remove() }
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: file.step)
-        let heard = Box<[ModelChange<Counter>]>([])
+        let heard = Locked<[ModelChange<Counter>]>([])
         let observation = store.observe { change in heard.withLock { $0.append(change) } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
@@ -118,7 +119,7 @@ struct GroupCommitTests {
             }
             try await group.waitForAll()
         }
-        let changes = heard.current
+        let changes = heard.withLock { $0 }
         #expect(changes.count == 200)
         #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.new == $1.old })
         #expect(Set(store.model.log) == Set((0..<200).map(String.init)))
@@ -126,7 +127,7 @@ struct GroupCommitTests {
         #expect(try file.load() == store.model)
         // How many changes share a save depends on scheduling (the test above proves grouping
         // deterministically); here it is enough that no change is saved twice.
-        #expect(file.saves.current <= 200, "saves: \(file.saves.current)")
+        #expect(file.saves.withLock { $0 } <= 200, "saves: \(file.saves.withLock { $0 })")
         observation.cancel()
     }
 }

@@ -1,11 +1,12 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 /// Records what it sees; vetoes commands named in `refuse`.
 struct Recorder: CommandMiddleware {
     let label: String
-    let events: Box<[String]>
+    let events: Locked<[String]>
     var refuse: Set<String> = []
 
     func willRun(_ command: CommandInfo, model: Counter) throws {
@@ -22,13 +23,13 @@ struct Recorder: CommandMiddleware {
 struct MiddlewareTests {
     @Test("the chain runs in order before a command and in reverse after it")
     func order() throws {
-        let events = Box<[String]>([])
+        let events = Locked<[String]>([])
         let runner = CommandRunner(
             store: ModelStore(Counter()),
             middleware: [Recorder(label: "outer", events: events), Recorder(label: "inner", events: events)])
         try runner.execute(Add(amount: 2))
         #expect(
-            events.current == [
+            events.withLock { $0 } == [
                 "outer will Add at 0", "inner will Add at 0", "inner did Add succeeded at 2",
                 "outer did Add succeeded at 2",
             ])
@@ -36,7 +37,7 @@ struct MiddlewareTests {
 
     @Test("a middleware can veto a sync or async command, which leaves the model untouched")
     func veto() async throws {
-        let events = Box<[String]>([])
+        let events = Locked<[String]>([])
         let store = ModelStore(Counter())
         let runner = CommandRunner(
             store: store, journalLimit: 1_000,
@@ -52,10 +53,10 @@ struct MiddlewareTests {
 
     @Test("middleware sees failures too")
     func failures() throws {
-        let events = Box<[String]>([])
+        let events = Locked<[String]>([])
         let runner = CommandRunner(
             store: ModelStore(Counter()), journalLimit: 1_000, middleware: [Recorder(label: "log", events: events)])
         #expect(throws: MessageError.self) { try runner.execute(Add(amount: -1)) }
-        #expect(events.current.last?.hasPrefix("log did Add failed") == true)
+        #expect(events.withLock { $0 }.last?.hasPrefix("log did Add failed") == true)
     }
 }

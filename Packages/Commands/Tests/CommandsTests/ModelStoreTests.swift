@@ -1,5 +1,6 @@
 import Commands
 import Testing
+import _KitSupport
 
 @Suite("Model store")
 struct ModelStoreTests {
@@ -57,12 +58,12 @@ struct ModelStoreTests {
     func releasedObservation() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let count = Box(0)
+        let count = Locked(0)
         var observation: ChangeObservation? = store.observe { _ in count.withLock { $0 += 1 } }
         try runner.execute(Add(amount: 1))
         _ = observation
         observation = nil
         try runner.execute(Add(amount: 1))
-        #expect(count.current == 1)
+        #expect(count.withLock { $0 } == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 /// Awaits `inner` on the runner it is run with, from inside its own `execute`, then stages
 /// `text`; fails afterwards when asked to.
@@ -33,7 +34,7 @@ struct NestedRunTests {
     /// Runs `body` in a detached task and waits for it; records an issue instead of hanging
     /// when it does not finish.
     func finishes(_ what: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        let outcome = Box<Swift.Result<Void, any Error>?>(nil)
+        let outcome = Locked<Swift.Result<Void, any Error>?>(nil)
         let task = Task.detached {
             do {
                 try await body()
@@ -42,8 +43,8 @@ struct NestedRunTests {
                 outcome.withLock { $0 = .failure(error) }
             }
         }
-        await eventually(what) { outcome.current != nil }
-        guard let result = outcome.current else { return }  // deadlocked: do not wait on it
+        await eventually(what) { outcome.withLock { $0 } != nil }
+        guard let result = outcome.withLock({ $0 }) else { return }  // deadlocked: do not wait on it
         await task.value
         try result.get()
     }
@@ -52,13 +53,13 @@ struct NestedRunTests {
     func nestedRunFinishes() async throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, journalLimit: 1_000)
-        let result = Box<String?>(nil)
+        let result = Locked<String?>(nil)
         try await finishes("the outer command finishes") {
             let value = try await runner.run(
                 RunsNested(runner: runner, inner: SlowAppend(text: "inner"), text: "outer"))
             result.withLock { $0 = value }
         }
-        #expect(result.current == "inner")
+        #expect(result.withLock { $0 } == "inner")
         #expect(store.model == Counter(value: 1, log: ["inner", "outer"]))
         #expect(runner.journal.map(\.name) == ["SlowAppend", "RunsNested"])
         try await runner.undo()

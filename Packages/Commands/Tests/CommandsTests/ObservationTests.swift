@@ -2,6 +2,7 @@ import Commands
 import Errors
 import Observation
 import Testing
+import _KitSupport
 
 /// A document with two independent parts.
 struct Doc: Codable, Sendable {
@@ -32,7 +33,7 @@ struct MoveCursor: Command {
 /// Counts how often `read` is invalidated, re-arming the tracking after each change the way
 /// SwiftUI does when it renders again.
 final class Reader: Sendable {
-    let changes = Box(0)
+    let changes = Locked(0)
     private let read: @Sendable () -> Void
 
     init(_ read: @escaping @Sendable () -> Void) {
@@ -57,13 +58,13 @@ struct ObservationTests {
         let state = store.state
         let reader = Reader { _ = state.notes }
         try runner.execute(Rename(title: "Groceries"))
-        #expect(reader.changes.current == 0)
+        #expect(reader.changes.withLock { $0 } == 0)
         try runner.execute(AddNote(text: "milk"))
-        #expect(reader.changes.current == 1)
+        #expect(reader.changes.withLock { $0 } == 1)
         #expect(state.notes == ["milk"])
         try runner.execute(Rename(title: "Shopping"))
         try runner.execute(AddNote(text: "eggs"))
-        #expect(reader.changes.current == 2)
+        #expect(reader.changes.withLock { $0 } == 2)
     }
 
     @Test("the state is the same object every time, and shows each change once the command returns")
@@ -84,7 +85,7 @@ struct ObservationTests {
         let reader = Reader { _ = state.cursor }
         try runner.execute(Rename(title: "a"))
         try runner.execute(MoveCursor())
-        #expect(reader.changes.current == 2)
+        #expect(reader.changes.withLock { $0 } == 2)
     }
 
     @Test("a change whose save fails is rolled back and never signalled")
@@ -94,7 +95,7 @@ struct ObservationTests {
         let state = store.state
         let reader = Reader { _ = state.notes }
         #expect(throws: CommandError.self) { try runner.execute(AddNote(text: "lost")) }
-        #expect(reader.changes.current == 0)
+        #expect(reader.changes.withLock { $0 } == 0)
         #expect(state.notes.isEmpty)
     }
 
@@ -102,13 +103,13 @@ struct ObservationTests {
     func observeKeyPath() throws {
         let store = ModelStore(Doc())
         let runner = CommandRunner(store: store)
-        let seen = Box<[String]>([])
+        let seen = Locked<[String]>([])
         let token = store.observe(\.notes) { old, new in seen.withLock { $0.append("\(old.count) → \(new.count)") } }
         try runner.execute(Rename(title: "Shopping"))
         try runner.execute(AddNote(text: "eggs"))
         try runner.execute(AddNote(text: "milk"))
         token.cancel()
         try runner.execute(AddNote(text: "bread"))
-        #expect(seen.current == ["0 → 1", "1 → 2"])
+        #expect(seen.withLock { $0 } == ["0 → 1", "1 → 2"])
     }
 }

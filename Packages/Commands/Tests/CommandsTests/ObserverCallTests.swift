@@ -1,5 +1,6 @@
 import Commands
 import Testing
+import _KitSupport
 
 /// Observers are called in place, through borrowed references into the list taken for the
 /// change: these tests hold that list to what it promises when observers come and go mid-call.
@@ -9,7 +10,7 @@ struct ObserverCallTests {
     func everyObserverInOrder() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let seen = Box<[String]>([])
+        let seen = Locked<[String]>([])
         let observations = (0..<10).map { index in
             store.observe { change in
                 seen.withLock { $0.append("\(index):\(change.old.value)->\(change.new.value):\(change.name)") }
@@ -19,7 +20,7 @@ struct ObserverCallTests {
         try runner.execute(Add(amount: 3))
         let expected =
             (0..<10).map { "\($0):0->2:Add" } + (0..<10).map { "\($0):2->5:Add" }
-        #expect(seen.current == expected)
+        #expect(seen.withLock { $0 } == expected)
         withExtendedLifetime(observations) {}
     }
 
@@ -27,9 +28,9 @@ struct ObserverCallTests {
     func observerReleasesItself() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let seen = Box<[String]>([])
+        let seen = Locked<[String]>([])
         let first = store.observe { change in seen.withLock { $0.append("first \(change.new.value)") } }
-        let held = Box<ChangeObservation?>(nil)
+        let held = Locked<ChangeObservation?>(nil)
         held.withLock { observation in
             observation = store.observe { change in
                 // The last reference goes: the observation cancels itself while it is being called.
@@ -40,8 +41,8 @@ struct ObserverCallTests {
         let last = store.observe { change in seen.withLock { $0.append("last \(change.new.value)") } }
         try runner.execute(Add(amount: 1))
         try runner.execute(Add(amount: 1))
-        #expect(seen.current == ["first 1", "leaving 1", "last 1", "first 2", "last 2"])
-        #expect(held.current == nil)
+        #expect(seen.withLock { $0 } == ["first 1", "leaving 1", "last 1", "first 2", "last 2"])
+        #expect(held.withLock { $0 } == nil)
         withExtendedLifetime((first, last)) {}
     }
 
@@ -49,8 +50,8 @@ struct ObserverCallTests {
     func observerCancelsTheOthers() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let seen = Box<[String]>([])
-        let others = Box<[ChangeObservation]>([])
+        let seen = Locked<[String]>([])
+        let others = Locked<[ChangeObservation]>([])
         let canceller = store.observe { change in
             seen.withLock { $0.append("canceller \(change.new.value)") }
             // Released while the list taken for this change still holds them.
@@ -69,9 +70,9 @@ struct ObserverCallTests {
         try runner.execute(Add(amount: 1))
         // The list for the first change was taken before the cancel: it keeps every observer
         // alive to the end of that change; the second change has only the canceller.
-        let afterFirst = seen.current.filter { $0.hasSuffix(" 1") }
+        let afterFirst = seen.withLock { $0 }.filter { $0.hasSuffix(" 1") }
         #expect(afterFirst.first == "canceller 1")
-        #expect(seen.current.filter { $0.hasSuffix(" 2") } == ["canceller 2"])
+        #expect(seen.withLock { $0 }.filter { $0.hasSuffix(" 2") } == ["canceller 2"])
         withExtendedLifetime(canceller) {}
     }
 }

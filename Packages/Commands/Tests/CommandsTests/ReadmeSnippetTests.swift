@@ -4,6 +4,7 @@ import Commands
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 // The snippet, unchanged, inside `readmeSnippet()`; the helpers it assumes are below.
 
@@ -45,7 +46,7 @@ func fetchTweets(_ screenName: String) async throws -> [String] {
 }
 
 /// What the snippet prints, so the test can read it.
-let snippetOutput = Box<[String]>([])
+let snippetOutput = Locked<[String]>([])
 
 /// Shadows `Swift.print` for this module's test files, recording each line.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {

@@ -2,6 +2,7 @@ import Commands
 import Errors
 import Foundation
 import Testing
+import _KitSupport
 
 /// Selects without saving: UI state.
 struct Select: Command, TransientCommand {
@@ -17,16 +18,16 @@ struct SaveBeforeAnnounceTests {
         defer { file.remove() }
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: file.step)
-        let onDisk = Box<[Int?]>([])
+        let onDisk = Locked<[Int?]>([])
         let observation = store.observe { _ in onDisk.withLock { $0.append((try? file.load())?.value) } }
         try runner.execute(Add(amount: 1))
         #expect(try file.load()?.value == 1)
         try await runner.run(Add(amount: 2))
         try await runner.run(SlowAppend(text: "a"))
         try await runner.undo()
-        #expect(onDisk.current == [1, 3, 4, 3])
+        #expect(onDisk.withLock { $0 } == [1, 3, 4, 3])
         #expect(try file.load() == store.model)
-        #expect(file.saves.current == 4)
+        #expect(file.saves.withLock { $0 } == 4)
         observation.cancel()
     }
 
@@ -36,11 +37,11 @@ struct SaveBeforeAnnounceTests {
         defer { file.remove() }
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: file.step)
-        let heard = Box(0)
+        let heard = Locked(0)
         let observation = store.observe { _ in heard.withLock { $0 += 1 } }
         try runner.execute(Select(text: "a"))
-        #expect(heard.current == 1)
-        #expect(file.saves.current == 0)
+        #expect(heard.withLock { $0 } == 1)
+        #expect(file.saves.withLock { $0 } == 0)
         try runner.execute(Add(amount: 1))
         #expect(try file.load() == Counter(value: 1, log: ["selected a"]))
         observation.cancel()
@@ -51,17 +52,17 @@ struct SaveBeforeAnnounceTests {
         let held = HeldSave<Counter>()
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: held.step)
-        let heard = Box<[String]>([])
+        let heard = Locked<[String]>([])
         let observation = store.observe { change in heard.withLock { $0.append(change.name) } }
         let add = Task { try await runner.run(Add(amount: 1)) }
-        await eventually("the save of Add started") { held.calls.current.count == 1 }
+        await eventually("the save of Add started") { held.calls.withLock { $0 }.count == 1 }
         let select = Task { try await runner.run(Select(text: "a")) }
         try await Task.sleep(for: .milliseconds(50))
-        #expect(heard.current.isEmpty)
+        #expect(heard.withLock { $0 }.isEmpty)
         held.gate.open()
         _ = try await add.value
         try await select.value
-        #expect(heard.current == ["Add", "Select"])
+        #expect(heard.withLock { $0 } == ["Add", "Select"])
         observation.cancel()
     }
 
@@ -71,8 +72,8 @@ struct SaveBeforeAnnounceTests {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: held.step)
         let add = Task { try await runner.run(Add(amount: 5)) }
-        await eventually("the save started") { held.calls.current.count == 1 }
-        #expect(held.calls.current.first?.value == 5)
+        await eventually("the save started") { held.calls.withLock { $0 }.count == 1 }
+        #expect(held.calls.withLock { $0 }.first?.value == 5)
         #expect(store.model.value == 0)
         held.gate.open()
         #expect(try await add.value == 5)
@@ -85,16 +86,16 @@ struct SaveBeforeAnnounceTests {
         defer { file.remove() }
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, save: file.step)
-        let heard = Box<[String]>([])
+        let heard = Locked<[String]>([])
         let observation = store.observe { change in heard.withLock { $0.append(change.name) } }
         let gate = Gate()
         let slow = Task { try await runner.run(SlowAppend(text: "slow", gate: gate)) }
         try runner.execute(Add(amount: 1))
-        #expect(heard.current == ["Add"])
+        #expect(heard.withLock { $0 } == ["Add"])
         #expect(try file.load()?.value == 1)
         gate.open()
         _ = try await slow.value
-        #expect(heard.current == ["Add", "SlowAppend"])
+        #expect(heard.withLock { $0 } == ["Add", "SlowAppend"])
         observation.cancel()
     }
 }

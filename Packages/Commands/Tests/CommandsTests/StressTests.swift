@@ -1,5 +1,6 @@
 import Commands
 import Testing
+import _KitSupport
 
 /// Per task: how many commands it applied and an order-sensitive checksum of their sequence
 /// numbers. Updating it is O(1), so the test measures the runner, not array copies.
@@ -39,8 +40,8 @@ struct StressTests {
     func mixedCommands() async throws {
         let store = ModelStore(Tallies())
         let runner = CommandRunner(store: store)
-        let violations = Box(0)
-        let seen = Box(0)
+        let violations = Locked(0)
+        let seen = Locked(0)
         let observation = store.observe { change in
             seen.withLock { $0 += 1 }
             // Serial: every change builds on the one before, one command at a time.
@@ -65,18 +66,18 @@ struct StressTests {
             for sequence in 0..<Self.commandsPerTask { sequential.apply(task: task, sequence: sequence) }
         }
         #expect(store.model == sequential)
-        #expect(seen.current == Self.tasks * Self.commandsPerTask)
-        #expect(violations.current == 0)
+        #expect(seen.withLock { $0 } == Self.tasks * Self.commandsPerTask)
+        #expect(violations.withLock { $0 } == 0)
         _ = observation
     }
 
     @Test("8 tasks × 2 000 commands and undos with a save step: every save writes the newest announced model, in order")
     func mixedCommandsWithSaves() async throws {
         let store = ModelStore(Tallies())
-        let saves = Box<[Tallies]>([])
+        let saves = Locked<[Tallies]>([])
         let runner = CommandRunner(
             store: store, undoLimit: 10, save: .sync { model in saves.withLock { $0.append(model) } })
-        let announced = Box<[Tallies]>([])
+        let announced = Locked<[Tallies]>([])
         let observation = store.observe { change in announced.withLock { $0.append(change.new) } }
         let perTask = 2_000
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -94,8 +95,8 @@ struct StressTests {
             }
             try await group.waitForAll()
         }
-        let saved = saves.current
-        let models = announced.current
+        let saved = saves.withLock { $0 }
+        let models = announced.withLock { $0 }
         #expect(saved.last == store.model)
         // Group commit: fewer saves than changes.
         #expect(saved.count <= models.count)

@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Sync commands")
 struct SyncCommandTests {
@@ -53,25 +54,25 @@ struct SyncCommandTests {
     func observersSeeChanges() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let seen = Box<[(Int, Int, String)]>([])
+        let seen = Locked<[(Int, Int, String)]>([])
         let observation = store.observe { change in
             seen.withLock { $0.append((change.old.value, change.new.value, change.name)) }
         }
         try runner.execute(Add(amount: 1))
         try runner.execute(Add(amount: 2))
-        #expect(seen.current.map(\.0) == [0, 1])
-        #expect(seen.current.map(\.1) == [1, 3])
-        #expect(seen.current.map(\.2) == ["Add", "Add"])
+        #expect(seen.withLock { $0 }.map(\.0) == [0, 1])
+        #expect(seen.withLock { $0 }.map(\.1) == [1, 3])
+        #expect(seen.withLock { $0 }.map(\.2) == ["Add", "Add"])
         observation.cancel()
         try runner.execute(Add(amount: 3))
-        #expect(seen.current.count == 2)
+        #expect(seen.withLock { $0 }.count == 2)
     }
 
     @Test("a command started from an observer is queued FIFO after every observer saw the change")
     func reentrantRunIsQueued() async throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let events = Box<[String]>([])
+        let events = Locked<[String]>([])
         let first = store.observe { change in
             events.withLock { $0.append("first saw \(change.new.value)") }
             if change.new.value == 1 {
@@ -85,7 +86,7 @@ struct SyncCommandTests {
         try runner.execute(Add(amount: 1))
         #expect(store.model.value == 111)
         #expect(
-            events.current == [
+            events.withLock { $0 } == [
                 "first saw 1", "second saw 1", "first saw 11", "second saw 11", "first saw 111", "second saw 111",
             ])
         _ = (first, second)
@@ -95,7 +96,7 @@ struct SyncCommandTests {
     func reentrantExecuteIsRefused() throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
-        let errors = Box<[CommandError]>([])
+        let errors = Locked<[CommandError]>([])
         let observation = store.observe { change in
             guard change.new.value == 1 else { return }
             do {
@@ -106,7 +107,7 @@ struct SyncCommandTests {
         }
         try runner.execute(Add(amount: 1))
         #expect(store.model.value == 1)
-        let error = try #require(errors.current.first)
+        let error = try #require(errors.withLock { $0 }.first)
         guard case .reentrantExecute(let name) = error else {
             Issue.record("Expected reentrantExecute, got \(error)")
             return

@@ -1,5 +1,6 @@
 import Commands
 import Testing
+import _KitSupport
 
 /// Sets the value to what it already is: a command that changes nothing.
 struct SetValue: Command {
@@ -30,11 +31,11 @@ struct UnchangedModelTests {
     func syncNoOp() async throws {
         let store = ModelStore(Counter(value: 3))
         let runner = CommandRunner(store: store, journalLimit: 1_000)
-        let seen = Box(0)
+        let seen = Locked(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try runner.execute(Add(amount: 1))
         try runner.execute(SetValue(value: 4))
-        #expect(seen.current == 1)
+        #expect(seen.withLock { $0 } == 1)
         #expect(runner.journal.map(\.name) == ["Add", "SetValue"])
         #expect(runner.journal.map(\.outcome) == [.succeeded, .succeeded])
         try await runner.undo()
@@ -56,21 +57,21 @@ struct UnchangedModelTests {
     func asyncNoOp() async throws {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store, journalLimit: 1_000)
-        let seen = Box(0)
+        let seen = Locked(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try await runner.run(AddAndRemove())
-        #expect(seen.current == 0)
+        #expect(seen.withLock { $0 } == 0)
         #expect(!runner.canUndo)
         _ = observation
     }
 
     @Test("a command that changes nothing is not saved")
     func noOpIsNotSaved() throws {
-        let saves = Box(0)
+        let saves = Locked(0)
         let runner = CommandRunner(
             store: ModelStore(Counter()), journalLimit: 1_000, save: .sync { _ in saves.withLock { $0 += 1 } })
         try runner.execute(SetValue(value: 0))
-        #expect(saves.current == 0)
+        #expect(saves.withLock { $0 } == 0)
         #expect(!runner.canUndo)
         #expect(runner.journal.map(\.outcome) == [.succeeded])
     }
@@ -79,10 +80,10 @@ struct UnchangedModelTests {
     func notEquatable() async throws {
         let store = ModelStore(Opaque())
         let runner = CommandRunner(store: store, journalLimit: 1_000)
-        let seen = Box(0)
+        let seen = Locked(0)
         let observation = store.observe { _ in seen.withLock { $0 += 1 } }
         try runner.execute(Touch())
-        #expect(seen.current == 1)
+        #expect(seen.withLock { $0 } == 1)
         #expect(runner.undoName == "Touch")
         _ = observation
     }

@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Testing
+import _KitSupport
 
 @Suite("Undo and redo")
 struct UndoTests {
@@ -106,11 +107,11 @@ struct UndoTests {
         let store = ModelStore(Counter())
         let runner = CommandRunner(store: store)
         try runner.execute(Add(amount: 1))
-        let kinds = Box<[ModelChange<Counter>.Kind]>([])
+        let kinds = Locked<[ModelChange<Counter>.Kind]>([])
         let observation = store.observe { change in kinds.withLock { $0.append(change.kind) } }
         try await runner.undo()
         try await runner.redo()
-        #expect(kinds.current == [.undo, .redo])
+        #expect(kinds.withLock { $0 } == [.undo, .redo])
         _ = observation
     }
 }

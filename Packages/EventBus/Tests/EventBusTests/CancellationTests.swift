@@ -1,5 +1,6 @@
 import EventBus
 import Testing
+import _KitSupport
 
 @Suite("Cancellation")
 struct CancellationTests {
@@ -11,9 +12,10 @@ struct CancellationTests {
         var bag = Subscriptions()
         bus.watch(Ping.self) { _ in
             calls.append("killer")
-            victim.value?.cancel()
+            victim.withLock { $0 }?.cancel()
         }.store(in: &bag)
-        victim.value = bus.watch(Ping.self) { _ in calls.append("victim") }
+        let token = bus.watch(Ping.self) { _ in calls.append("victim") }
+        victim.withLock { $0 = token }
         bus.watch(Ping.self) { _ in calls.append("bystander") }.store(in: &bag)
         bus.trigger(Ping(value: 1))
         bus.trigger(Ping(value: 2))
@@ -29,10 +31,11 @@ struct CancellationTests {
         bus.watch(Ping.self) { ping in
             if ping.value == 1 {
                 bus.trigger(Ping(value: 2))
-                victim.value?.cancel()
+                victim.withLock { $0 }?.cancel()
             }
         }.store(in: &bag)
-        victim.value = bus.watch(Ping.self) { calls.append($0.value) }
+        let token = bus.watch(Ping.self) { calls.append($0.value) }
+        victim.withLock { $0 = token }
         bus.trigger(Ping(value: 1))
         #expect(calls.entries == [])
     }
@@ -42,14 +45,15 @@ struct CancellationTests {
         let bus = Bus()
         let calls = Log<Int>()
         let me = Locked<WatchToken?>(nil)
-        me.value = bus.watch(Ping.self) { ping in
+        let token = bus.watch(Ping.self) { ping in
             calls.append(ping.value)
-            me.value?.cancel()
+            me.withLock { $0 }?.cancel()
         }
+        me.withLock { $0 = token }
         bus.trigger(Ping(value: 1))
         bus.trigger(Ping(value: 2))
         #expect(calls.entries == [1])
-        #expect(me.value?.isCancelled == true)
+        #expect(me.withLock { $0 }?.isCancelled == true)
     }
 
     @Test("cancelling twice, and after the bus is gone, does nothing")
@@ -107,16 +111,5 @@ struct CancellationTests {
         // Held to here: an optimised build may release an array after its last use, and a
         // released token ends its subscription.
         withExtendedLifetime(tokens) {}
-    }
-}
-
-/// A value behind a lock, for tests that hand a token to a handler made before it.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let log = Log<Value>()
-    private let initial: Value
-    init(_ value: Value) { initial = value }
-    var value: Value {
-        get { log.entries.last ?? initial }
-        set { log.append(newValue) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// A request as a test double saw it: ``TestServer`` on the wire, ``StubTransport`` in memory.
 public struct SeenRequest: Sendable, Equatable {
@@ -101,17 +102,5 @@ public struct Reply: Sendable {
         var copy = self
         copy.delay = delay
         return copy
-    }
-}
-
-/// A lock-guarded value shared by the doubles' handlers.
-final class Guarded<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

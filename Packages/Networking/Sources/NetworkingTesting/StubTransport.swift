@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import _KitSupport
 
 /// A Networking `Transport` that answers from canned replies in memory, for unit tests that
 /// need no sockets: give it to an `HTTPClient` and stub the routes the code under test calls.
@@ -27,7 +28,7 @@ public final class StubTransport: Transport {
         let handler: @Sendable (SeenRequest) async throws -> Reply
     }
 
-    private let state = Guarded<(stubs: [Stub], seen: [SeenRequest])>(([], []))
+    private let state = Locked<(stubs: [Stub], seen: [SeenRequest])>(([], []))
 
     /// A transport with no stubs.
     public init() {}

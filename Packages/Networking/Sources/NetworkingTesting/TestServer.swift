@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import _KitSupport
 
 /// A real HTTP server on a loopback address and an ephemeral port, for tests that exercise the
 /// whole stack: sockets, the transport, redirects, timeouts and cancellation.
@@ -28,7 +29,7 @@ public final class TestServer: Sendable {
     /// The port the server listens on, chosen by the system unless one was asked for.
     public let port: UInt16
     private let runner: Task<Void, any Error>
-    private let seen = Guarded<[SeenRequest]>([])
+    private let seen = Locked<[SeenRequest]>([])
 
     /// `http://host:port/`.
     public var baseURL: URL { url("") }

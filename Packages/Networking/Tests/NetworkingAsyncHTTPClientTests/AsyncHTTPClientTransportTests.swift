@@ -3,6 +3,7 @@ import Networking
 import NetworkingAsyncHTTPClient
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 struct Item: Codable, Sendable, Equatable {
     var id: Int
@@ -36,7 +37,7 @@ struct AsyncHTTPClientTransportTests {
             let client = Networking.HTTPClient(baseURL: server.apiURL, transport: transport)
             let echoed: Item = try await client.post("echo", json: Item(id: 2, name: "two"))
             #expect(echoed == Item(id: 2, name: "two"))
-            let sent = Guarded<Int64>(0)
+            let sent = Locked<Int64>(0)
             let response = try await client.upload("echo", file: file) { progress in
                 sent.withLock { $0 = progress.completedBytes }
             }
@@ -62,7 +63,7 @@ struct AsyncHTTPClientTransportTests {
     @Test("a 500 with Retry-After is retried and a 404 is a typed error")
     func statusHandling() async throws {
         try await withServer { server throws in
-            let calls = Guarded(0)
+            let calls = Locked(0)
             await server.route("GET /api/flaky") { _ in
                 let call = calls.withLock {
                     $0 += 1; return $0
@@ -108,7 +109,7 @@ struct AsyncHTTPClientTransportTests {
             await server.file("GET /api/big.bin", at: source)
             let client = Networking.HTTPClient(baseURL: server.apiURL, transport: transport)
             let destination = directory.url.appendingPathComponent("big.bin")
-            let fraction = Guarded(0.0)
+            let fraction = Locked(0.0)
             let file = try await client.download("big.bin", to: destination) { progress in
                 fraction.withLock { $0 = progress.fractionCompleted }
             }
@@ -128,7 +129,7 @@ struct AsyncHTTPClientTransportTests {
         let quick = AsyncHTTPClientTransport(configuration: configuration)
         defer { Task { try await quick.shutdown() } }
         let client = Networking.HTTPClient(baseURL: url, transport: quick)
-        let attempts = Guarded(0)
+        let attempts = Locked(0)
         client.retryPolicy = RetryPolicy(maxAttempts: 2, sleep: { _ in attempts.withLock { $0 += 1 } })
         let error = await #expect(throws: Networking.HTTPClientError.self) {
             try await client.send(HTTPRequest(path: "x"))

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// Cancelling a request must end it at once with `CancellationError`, whatever the transport is
 /// doing at that moment, and leave nothing behind that still runs.
@@ -49,7 +50,7 @@ struct CancellationStressTests {
                 return SlowBody(chunkSize: Self.chunkSize, chunks: Self.chunks, pause: .milliseconds(2))
             }
             let client = HTTPClient(baseURL: server.apiURL)
-            let outcomes = Guarded<[Outcome]>([])
+            let outcomes = Locked<[Outcome]>([])
             let finished = await within(.seconds(90)) {
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<total {
@@ -111,8 +112,8 @@ struct CancellationStressTests {
 
     /// One request, cancelled as `plan` says.
     static func cancelledRequest(_ client: HTTPClient, index: Int, plan: Plan) async -> Outcome {
-        let stage = Guarded(Stage.beforeHead)
-        let handle = Guarded<Task<HTTPResponse, any Error>?>(nil)
+        let stage = Locked(Stage.beforeHead)
+        let handle = Locked<Task<HTTPResponse, any Error>?>(nil)
         let request = Task {
             try await client.send(
                 HTTPRequest(path: "slow", query: ["i": "\(index)"]),
@@ -154,8 +155,8 @@ struct CancellationStressTests {
             let destination = directory.url.appendingPathComponent("big.bin")
             let partial = destination.path + ".partial"
             let (reached, signal) = AsyncStream<Void>.makeStream()
-            let task = Guarded<Task<URL, any Error>?>(nil)
-            let reported = Guarded<Int64>(0)
+            let task = Locked<Task<URL, any Error>?>(nil)
+            let reported = Locked<Int64>(0)
             let download = Task {
                 try await client.download("big.bin", to: destination) { progress in
                     reported.withLock { $0 = progress.completedBytes }

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// A gzip-coded response arrives decoded, so its `Content-Length` (the coded bytes) promises
 /// nothing about the body: downloads and buffered requests must not check it.
@@ -24,7 +25,7 @@ struct ContentDecodingTests {
             await Self.gzipRoute(server)
             let client = HTTPClient(baseURL: server.apiURL)
             let destination = directory.url.appendingPathComponent("coded.bin")
-            let progress = Guarded<[TransferProgress]>([])
+            let progress = Locked<[TransferProgress]>([])
             try await client.download("coded", to: destination) { update in progress.withLock { $0.append(update) } }
             #expect(try Data(contentsOf: destination) == Self.bytes)
             // The coded length is not the total: progress does not claim a total it cannot know.
@@ -37,11 +38,11 @@ struct ContentDecodingTests {
     func head() async throws {
         try await withServer { server throws in
             await Self.gzipRoute(server)
-            let head = Guarded<ResponseHead?>(nil)
+            let head = Locked<ResponseHead?>(nil)
             final class Capture: ResponseReceiver, @unchecked Sendable {
-                let head: Guarded<ResponseHead?>
-                let count = Guarded(0)
-                init(head: Guarded<ResponseHead?>) { self.head = head }
+                let head: Locked<ResponseHead?>
+                let count = Locked(0)
+                init(head: Locked<ResponseHead?>) { self.head = head }
                 func receive(head: ResponseHead) throws { self.head.withLock { $0 = head } }
                 func receive(_ chunk: Data) throws { count.withLock { $0 += chunk.count } }
             }

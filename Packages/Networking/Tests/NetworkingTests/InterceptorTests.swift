@@ -2,12 +2,13 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 @Suite("Interceptors")
 struct InterceptorTests {
     struct Tagging: HTTPInterceptor {
         let tag: String
-        let log: Guarded<[String]>
+        let log: Locked<[String]>
         func adapt(_ request: OutgoingRequest) async throws -> OutgoingRequest {
             var request = request
             let existing = request.headers["X-Chain"].map { $0 + "," } ?? ""
@@ -24,7 +25,7 @@ struct InterceptorTests {
     func order() async throws {
         try await withServer { server throws in
             await server.route("GET /api/x") { request in .text(request.header("X-Chain") ?? "") }
-            let log = Guarded<[String]>([])
+            let log = Locked<[String]>([])
             let client = HTTPClient(baseURL: server.apiURL)
             client.interceptors = [Tagging(tag: "a", log: log), Tagging(tag: "b", log: log)]
             #expect(try await client.send(HTTPRequest(path: "x")).text == "a,b")
@@ -38,7 +39,7 @@ struct InterceptorTests {
             await server.route("GET /api/me") { _ in
                 Reply(headers: [("Set-Cookie", "session=abc"), ("Content-Type", "text/plain")], body: Data("me".utf8))
             }
-            let lines = Guarded<[String]>([])
+            let lines = Locked<[String]>([])
             let client = HTTPClient(baseURL: server.apiURL)
             client.auth = .bearer("top-secret")
             client.headers["Cookie"] = "id=42"

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// The FoundationNetworking behaviours the issue lists, each designed around and tested.
 @Suite("Known Linux URLSession traps")
@@ -43,7 +44,7 @@ struct LinuxTrapTests {
         try await withServer { server throws in
             await server.route("GET /api/data") { _ in Reply(body: Data.pattern(count: 400_000)) }
             let client = HTTPClient(baseURL: server.apiURL)
-            let fractions = Guarded<[Double]>([])
+            let fractions = Locked<[Double]>([])
             let response = try await client.send(
                 HTTPRequest(path: "data"),
                 progress: { progress in

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// Only headers marked safe to forward follow a redirect to another origin; credentials,
 /// session headers and whatever interceptors or the auth added stay at home.
@@ -102,7 +103,7 @@ struct RedirectCredentialTests {
     func loggingRedacts() async throws {
         try await withServer { server throws in
             await server.route("GET /api/away") { _ in .text("ok") }
-            let lines = Guarded<[String]>([])
+            let lines = Locked<[String]>([])
             let client = Self.client(for: server)
             client.interceptors.append(LoggingInterceptor { line in lines.withLock { $0.append(line) } })
             try await client.send(Self.request)

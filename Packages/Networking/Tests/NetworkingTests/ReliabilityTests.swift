@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 @Suite("Retries, timeouts and cancellation")
 struct ReliabilityTests {
@@ -170,7 +171,7 @@ struct ReliabilityTests {
         try await withServer { server throws in
             await server.route("GET /api/a") { _ in .text("a") }
             let client = HTTPClient(baseURL: server.apiURL)
-            let counts = Guarded<[Int]>([])
+            let counts = Locked<[Int]>([])
             client.onActivity = { count in counts.withLock { $0.append(count) } }
             try await client.send(HTTPRequest(path: "a"))
             #expect(counts.withLock { $0 } == [1, 0])
@@ -186,9 +187,9 @@ struct ConcurrencyStressTests {
             await server.route("GET /api/n/*") { request in .text(String(request.path.split(separator: "/").last ?? ""))
             }
             let client = HTTPClient(baseURL: server.apiURL)
-            let peak = Guarded(0)
+            let peak = Locked(0)
             client.onActivity = { count in peak.withLock { $0 = max($0, count) } }
-            let answers = Guarded<[Int]>([])
+            let answers = Locked<[Int]>([])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<300 {
                     if index >= 24 { try await group.next() }

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// A tiny in-memory notes API on the test server.
 actor NotesStore {
@@ -103,7 +104,7 @@ struct RemoteCollectionTests {
     func resource() async throws {
         struct Profile: Codable, Sendable, Equatable { var name: String }
         try await withServer { server throws in
-            let stored = Guarded(Profile(name: "Tim"))
+            let stored = Locked(Profile(name: "Tim"))
             await server.route("/api/users/3/profile") { request in
                 if request.method == "PUT" {
                     stored.withLock { $0 = (try? JSONDecoder().decode(Profile.self, from: request.body)) ?? $0 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 @testable import Networking
 
@@ -197,7 +198,7 @@ struct RequestTests {
             await server.route("PUT /api/upload") { request in Reply(body: request.body) }
             await server.route("POST /api/form") { request in Reply(body: request.body) }
             let client = HTTPClient(baseURL: server.apiURL)
-            let sent = Guarded<[TransferProgress]>([])
+            let sent = Locked<[TransferProgress]>([])
             let response = try await client.upload("upload", method: .put, file: file) { progress in
                 sent.withLock { $0.append(progress) }
             }

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// A partial download resumes only for the URL and the version it came from, so a resumed file
 /// is never spliced from two files or two versions.
@@ -37,7 +38,7 @@ struct ResumeValidatorTests {
             try await Self.interrupted(client, "files/a.bin", to: destination, file: file)
             let offset = Self.partialSize(destination)
             #expect(offset > 0 && offset < Self.size)
-            let fractions = Guarded<[Double]>([])
+            let fractions = Locked<[Double]>([])
             try await client.download("files/a.bin", to: destination) { progress in
                 fractions.withLock { $0.append(progress.fractionCompleted) }
             }

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 /// A manual clock, small on purpose: Networking cannot depend on Operations' `ManualClock`.
 /// Each sleep is announced on ``sleeps`` and lasts until the test calls ``advance(by:)``.
@@ -13,7 +14,7 @@ private final class StepClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let state = Guarded<(now: Instant, sleepers: [(Instant, CheckedContinuation<Void, any Error>)])>(
+    private let state = Locked<(now: Instant, sleepers: [(Instant, CheckedContinuation<Void, any Error>)])>(
         (Instant(offset: .zero), []))
     /// The duration of every sleep, as it starts.
     let sleeps: AsyncStream<Duration>
@@ -51,7 +52,7 @@ struct RetryClockTests {
     @Test("backoff waits on the given clock: advancing it runs the retries, with no real waiting")
     func manualClock() async throws {
         let clock = StepClock()
-        let attempts = Guarded(0)
+        let attempts = Locked(0)
         let transport = StubTransport()
         transport.stub("GET /api/flaky") { _ in
             attempts.withLock { count -> Int in
@@ -80,7 +81,7 @@ struct RetryClockTests {
     func waitingOn() async throws {
         let clock = StepClock()
         let transport = StubTransport()
-        let attempts = Guarded(0)
+        let attempts = Locked(0)
         transport.stub("GET /api/once") { _ in
             attempts.withLock { count -> Int in
                 count += 1

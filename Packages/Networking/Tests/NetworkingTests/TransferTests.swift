@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import NetworkingTesting
 import Testing
+import _KitSupport
 
 @Suite("Downloads and uploads")
 struct TransferTests {
@@ -16,7 +17,7 @@ struct TransferTests {
             await server.file("GET /api/files/big.bin", at: source)
             let client = HTTPClient(baseURL: server.apiURL)
             let destination = directory.url.appendingPathComponent("big.bin")
-            let fractions = Guarded<[Double]>([])
+            let fractions = Locked<[Double]>([])
             let file = try await client.download("files/big.bin", to: destination) { progress in
                 fractions.withLock { $0.append(progress.fractionCompleted) }
             }
@@ -73,7 +74,7 @@ struct TransferTests {
         try await withServer { server throws in
             await server.route("POST /api/upload") { request in .text("\(request.body.count)") }
             let client = HTTPClient(baseURL: server.apiURL)
-            let progress = Guarded<[TransferProgress]>([])
+            let progress = Locked<[TransferProgress]>([])
             let payload = Data.pattern(count: 500_000)
             let response = try await client.send(
                 HTTPRequest(method: .post, path: "upload", body: .data(payload, contentType: nil)), progress: nil

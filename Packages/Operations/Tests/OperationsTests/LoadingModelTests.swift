@@ -1,5 +1,6 @@
 import Observation
 import Testing
+import _KitSupport
 
 @testable import Operations
 

@@ -1,4 +1,5 @@
 import Testing
+import _KitSupport
 
 @testable import Operations
 

@@ -1,4 +1,5 @@
 import Errors
+import _KitSupport
 
 @testable import Operations
 

@@ -2,6 +2,7 @@ import Errors
 import Foundation
 import PostgresNIO
 import Storage
+import _KitSupport
 
 /// Records in a PostgreSQL table, through postgres-nio: the `RecordStore` backend for
 /// a server that runs as several instances sharing one database.
@@ -119,7 +120,7 @@ where Record.ID: Codable & Sendable {
         // whichever is first; on a timeout the pool is stopped and the migration is not waited
         // for (see `poolStopPatience` for why it may never end).
         let migration = Task { try await self.migrate(changeFeed: changeFeed) }
-        switch await outcome(of: migration, within: openTimeout) {
+        switch await Deadline.result(of: migration, within: openTimeout) {
         case .success: break
         case .failure(let error):
             await stop()
@@ -149,7 +150,7 @@ where Record.ID: Codable & Sendable {
 
     private func stop() async {
         runner.cancel()
-        _ = await outcome(of: runner, within: Self.poolStopPatience)
+        _ = await Deadline.result(of: runner, within: Self.poolStopPatience)
     }
 
     // MARK: Schema
@@ -341,7 +342,7 @@ where Record.ID: Codable & Sendable {
         // to stay far below PostgreSQL's 65 535 parameters and keep each statement quick to parse.
         let insertChunk = max(1, min(1_000, 60_000 / perRow))
         let insertHead = "INSERT INTO \(table) (id, body, revision\(columns)) VALUES "
-        let logging = feedEnabled.current
+        let logging = feedEnabled.withLock { $0 }
         // Tombstones' ids, encoded before the transaction like the bodies.
         let deletedIDs: [Data?] = try changes.map { change in
             if logging, case .delete(let id) = change { try ChangeLog.encodedID(id, in: name) } else { nil }

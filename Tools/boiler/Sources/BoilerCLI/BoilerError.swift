@@ -1,5 +1,6 @@
 import Errors
 import Foundation
+import _KitSupport
 
 /// What can go wrong while scaffolding, and the exit code each failure ends the CLI with.
 public enum BoilerError: AppError, Equatable {
@@ -125,12 +126,9 @@ public enum BoilerError: AppError, Equatable {
         }
     }
 
-    /// `value` quoted for a message: escapes shown (a line break cannot forge a line of output)
-    /// and a value longer than `limit` characters cut short (a 10 MB argument does not become a
-    /// 10 MB message); a path is shown with a higher limit than a name.
-    static func shown(_ value: String, limit: Int = 60) -> String {
-        let quoted = value.unicodeScalars.count > limit ? String(value.unicodeScalars.prefix(limit)) : value
-        let literal = quoted.debugDescription
-        return value.unicodeScalars.count > limit ? literal.dropLast() + "…\" (\(value.utf8.count) bytes)" : literal
+    /// `value` quoted for a message: the kit's one display of untrusted text
+    /// (`UntrustedText.shown`), with a higher limit for a path than for a name.
+    static func shown(_ value: String, limit: Int = UntrustedText.defaultLimit) -> String {
+        UntrustedText.shown(value, limit: limit)
     }
 }

@@ -1,5 +1,6 @@
 import EventBus
 import Networking
+import _KitSupport
 
 /// iStructure's network activity events: `network:on` when the first request starts,
 /// `network:off` when the last one ends, each with `["requests": count]`.

@@ -1,4 +1,5 @@
 import Errors
+import _KitSupport
 
 /// The running services, changed one lifecycle call at a time.
 ///
@@ -201,6 +202,8 @@ actor ServiceLifecycle {
                 report.errors += errors
                 noteStopped(name, errors: errors)
             } else {
+                // Left to finish on its own: a service stuck in `stop` cannot be forced.
+                stopping.cancel()
                 run?.cancel()
                 report.timedOut.append(name)
                 note(.error, "Service '\(name)' did not stop within \(limit)", service: name)

@@ -1,5 +1,6 @@
 import Errors
 import Foundation
+import _KitSupport
 
 /// Named services with factories and dependencies (iStructure's `$register`, `$start`, `$stop`).
 ///

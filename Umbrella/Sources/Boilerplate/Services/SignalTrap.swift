@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import _KitSupport
 
 /// Turns Unix signals into calls of a handler, through Dispatch signal sources (no thread
 /// waits for them), for as long as it is not cancelled.

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The names `String(describing:)` gives types, worked out once per type.
 ///
 /// `String(describing: T.self)` goes through the runtime's generic printing path (conformance

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The commit step: the one path every change takes, whatever made it (a sync or async
 /// command, a batch, a nested command, undo, redo, replay). Read it to know what a command does.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import _KitSupport
 
 /// The write queue as the runner drives it: jobs run one at a time on the writer, and at the
 /// end of each batch (when the queue is momentarily empty) the changes waiting for their save

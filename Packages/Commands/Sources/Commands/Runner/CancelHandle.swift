@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Cancels an async command's task, and remembers that it did, so the commit (which runs on
 /// another thread) can tell.
 ///

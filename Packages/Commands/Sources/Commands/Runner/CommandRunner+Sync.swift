@@ -1,3 +1,5 @@
+import _KitSupport
+
 extension CommandRunner {
     /// Runs a sync command now and returns its result once the change is committed (and, with a
     /// save step, saved).

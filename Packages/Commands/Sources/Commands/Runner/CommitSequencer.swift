@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Hands out tickets in submission order and lets async commands commit only in that order.
 ///
 /// A command whose slow part finishes early waits until every command submitted before it has

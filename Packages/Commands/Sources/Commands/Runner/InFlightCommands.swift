@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Async commands that are running, by id, so they can be cancelled.
 final class InFlightCommands: Sendable {
     struct Entry {

@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// A runner's undo history, journal, and the group of changes waiting for their save.
 ///

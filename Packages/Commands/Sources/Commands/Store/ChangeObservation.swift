@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// A registration of a change observer; the observer stops being called when this is
 /// cancelled or released.
 public final class ChangeObservation: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import _KitSupport
 
 /// An observable, read-only view of a store's model: SwiftUI (or `withObservationTracking`)
 /// re-renders a view only when a value it read changes, not on every command.
@@ -28,7 +29,9 @@ public final class ModelState<Model: Sendable>: Observable, Sendable {
         var didSet: @Sendable (ModelState<Model>) -> Void
     }
 
-    private struct State {
+    // @unchecked: `AnyKeyPath` is immutable, and only a key here; the standard library does not
+    // mark it `Sendable`.
+    private struct State: @unchecked Sendable {
         var model: Model
         var tracked: [AnyKeyPath: Tracker] = [:]
     }

@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// The writer role. Every change happens in a job; jobs run one at a time, in the order they
 /// were submitted, on whichever thread found the queue idle (the "writer"). A job submitted

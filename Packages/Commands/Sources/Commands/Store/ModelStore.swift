@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// Holds the model. Anyone may read it, from any thread; only commands run by a
 /// ``CommandRunner`` change it.

@@ -1,6 +1,7 @@
 import Commands
 import Errors
 import Foundation
+import _KitSupport
 
 /// A model file in a fresh temporary folder, and save steps that write it, for the tests of
 /// the commit path: real files, real failures.
@@ -8,7 +9,7 @@ final class SavedFile<Model: Codable & Sendable>: Sendable {
     let folder: URL
     let url: URL
     /// How many saves succeeded.
-    let saves = Box(0)
+    let saves = Locked(0)
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("commands-\(UUID().uuidString)")
@@ -57,7 +58,7 @@ final class SavedFile<Model: Codable & Sendable>: Sendable {
 final class HeldSave<Model: Sendable>: Sendable {
     let gate = Gate()
     /// The models each call was given, in order.
-    let calls = Box<[Model]>([])
+    let calls = Locked<[Model]>([])
     /// Calls from this index on throw `failure`.
     let failFrom: Int?
     let failure = MessageError("The disk is full.")

@@ -1,10 +1,12 @@
+import _KitSupport
+
 /// The shared state of one bus, guarded by one lock: channels per event type and per event
 /// name, sender-only subscriptions, recorders, and the id counter that defines registration
 /// order. `Bus` is the public face; tokens keep the core (not the bus) alive so that they can
 /// cancel after the bus is gone.
 @usableFromInline
 final class BusCore: @unchecked Sendable {
-    let lock = Lock()
+    let lock = FastLock()
     /// Where this bus forwards its events (scoped child buses).
     let parent: BusCore?
     /// ``deliveryThreadKey``, copied: the global costs a `swift_once` check per read, and the

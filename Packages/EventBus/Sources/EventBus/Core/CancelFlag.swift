@@ -1,4 +1,5 @@
 import Synchronization
+import _KitSupport
 
 /// A flag raised once, when a subscription is cancelled, and read before every call of its
 /// handler. Reading it is the only per-subscriber synchronisation on the delivery path, so it
@@ -40,7 +41,7 @@ private final class AtomicCancelFlag: CancelFlag, @unchecked Sendable {
 }
 
 private final class LockedCancelFlag: CancelFlag, @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = FastLock()
     private var raised = false
 
     override var isRaised: Bool { lock.withLock { raised } }

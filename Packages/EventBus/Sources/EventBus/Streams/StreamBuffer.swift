@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The queue between a stream's subscriber (the bus, on the triggering thread) and its one
 /// consumer (a task iterating the ``EventStream``).
 ///
@@ -16,7 +18,7 @@
 @usableFromInline
 final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
     // @unchecked: everything below is guarded by `lock`.
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = FastLock()
     @usableFromInline let buffering: EventBuffering
     /// The waiting events are `items[head...]`; taken ones before `head` are dropped lazily.
     @usableFromInline @exclusivity(unchecked) var items: ContiguousArray<Element> = []

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// A bag of subscriptions owned by one observer, cancelled together: by ``cancelAll()``, or
 /// when the bag is released (typically when its owner is).
 ///
@@ -23,18 +25,18 @@ public final class Subscriptions: Sendable {
 
     /// Adds a token; it is cancelled with the others.
     public func insert(_ token: WatchToken) {
-        tokens.withValue { $0.append(token) }
+        tokens.withLock { $0.append(token) }
     }
 
     /// The number of tokens held, cancelled or not.
-    public var count: Int { tokens.current.count }
+    public var count: Int { tokens.withLock { $0.count } }
 
     /// Whether the bag holds no token.
-    public var isEmpty: Bool { tokens.current.isEmpty }
+    public var isEmpty: Bool { tokens.withLock { $0.isEmpty } }
 
     /// Cancels every subscription in the bag and empties it.
     public func cancelAll() {
-        let taken = tokens.withValue { tokens in
+        let taken = tokens.withLock { tokens in
             defer { tokens = [] }
             return tokens
         }

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// One trigger as an ``EventRecorder`` saw it.
 public struct RecordedTrigger: Sendable {
     /// The event (a ``NamedEvent`` for named triggers).
@@ -34,7 +36,7 @@ public final class EventRecorder: Sendable {
         self.recorded = recorded
         tapID = core.lock.withLock {
             let id = core.takeID()
-            core.taps[id] = { trigger in recorded.withValue { $0.append(trigger) } }
+            core.taps[id] = { trigger in recorded.withLock { $0.append(trigger) } }
             return id
         }
     }
@@ -44,19 +46,19 @@ public final class EventRecorder: Sendable {
     }
 
     /// Every trigger so far, in order.
-    public var triggers: [RecordedTrigger] { recorded.current }
+    public var triggers: [RecordedTrigger] { recorded.withLock { $0 } }
 
     /// The recorded events of one type, in order.
     public func events<E: Event>(of type: E.Type) -> [E] {
-        recorded.current.compactMap { $0.event as? E }
+        recorded.withLock { $0 }.compactMap { $0.event as? E }
     }
 
     /// The names of the recorded named events, in order.
-    public var names: [String] { recorded.current.compactMap(\.name) }
+    public var names: [String] { recorded.withLock { $0 }.compactMap(\.name) }
 
     /// Forgets what was recorded so far.
     public func reset() {
-        recorded.withValue { $0 = [] }
+        recorded.withLock { $0 = [] }
     }
 
     /// Stops recording; what was recorded stays readable.

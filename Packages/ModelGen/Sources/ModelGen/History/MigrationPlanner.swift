@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Computes the changes between consecutive versions of a design, and the generated steps and
 /// hooks of each current entity.
 ///
@@ -289,7 +291,7 @@ struct MigrationPlanner {
             if let value = property.defaultValue {
                 change.summary += " (default \(SwiftNames.commentText(value)))"
                 change.phase = 2
-                change.edits = [Self.fill(SwiftNames.literal(property.key), value, of: property)]
+                change.edits = [Self.fill(SwiftSource.literal(property.key), value, of: property)]
             } else {
                 change.summary += missing
                 hook(for: property, &change)
@@ -297,7 +299,7 @@ struct MigrationPlanner {
         }
         for property in after {
             let place = "\(new.name).\(property.key)"
-            let key = SwiftNames.literal(property.key)
+            let key = SwiftSource.literal(property.key)
             let previous =
                 before.first(where: { $0.key == property.key && !matched.contains($0.key) })
                 ?? before.first(where: { Self.continues(property, $0) && !matched.contains($0.key) })
@@ -317,7 +319,7 @@ struct MigrationPlanner {
                 var change = ModelChange(
                     kind: .propertyRenamed, entity: new.name, property: property.key,
                     summary: "\(new.name).\(previous.key) renamed to \(property.key)")
-                let oldKey = SwiftNames.literal(previous.key)
+                let oldKey = SwiftSource.literal(previous.key)
                 change.edits = [".rename(\(oldKey), to: \(key))"]
                 changes.append(change)
             }
@@ -356,7 +358,7 @@ struct MigrationPlanner {
                 kind: .propertyRemoved, entity: new.name, property: property.key,
                 summary: "\(new.name).\(property.key) removed")
             change.phase = 4
-            change.edits = [".remove(\(SwiftNames.literal(property.key)))"]
+            change.edits = [".remove(\(SwiftSource.literal(property.key)))"]
             changes.append(change)
         }
         return changes
@@ -374,7 +376,7 @@ struct MigrationPlanner {
         hook: (ResolvedProperty, inout ModelChange) -> Void
     ) -> [ModelChange] {
         let place = "\(entity).\(new.key)"
-        let key = SwiftNames.literal(new.key)
+        let key = SwiftSource.literal(new.key)
         switch (old.relationship, new.relationship) {
         case (nil, nil):
             // The same Swift type encodes the same way, whatever the storage type says.

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Builds the values templates see (documented in "Writing templates").
 ///
 /// Everything is plain dictionaries, arrays, strings and booleans so a Mustache template can
@@ -37,7 +39,7 @@ struct RenderContext {
         let fields = queryableFields ?? []
         let fieldContexts = fields.enumerated().map { offset, field -> [String: Any] in
             [
-                "swiftName": field.swiftName, "name": field.name, "nameLiteral": SwiftNames.literal(field.name),
+                "swiftName": field.swiftName, "name": field.name, "nameLiteral": SwiftSource.literal(field.name),
                 "isLast": offset == fields.count - 1,
             ]
         }
@@ -50,7 +52,7 @@ struct RenderContext {
         }
         let cases = entity.cases.enumerated().map { offset, enumCase -> [String: Any] in
             [
-                "key": SwiftNames.commentText(enumCase.key), "keyLiteral": SwiftNames.literal(enumCase.key),
+                "key": SwiftNames.commentText(enumCase.key), "keyLiteral": SwiftSource.literal(enumCase.key),
                 "swiftName": enumCase.swiftName,
                 "rawValue": enumCase.rawValue ?? "", "hasRawValue": enumCase.rawValue != nil,
                 "associatedType": enumCase.associatedType ?? "", "hasAssociatedType": enumCase.associatedType != nil,
@@ -157,7 +159,7 @@ struct RenderContext {
         if let inherited = property.inheritedFrom { summary += " Inherited from \(inherited)." }
         summary = SwiftNames.commentText(summary)
         return [
-            "key": SwiftNames.commentText(property.key), "keyLiteral": SwiftNames.literal(property.key),
+            "key": SwiftNames.commentText(property.key), "keyLiteral": SwiftSource.literal(property.key),
             "swiftName": property.swiftName,
             "type": property.type, "baseType": property.baseType, "isOptional": property.isOptional,
             "isImmutable": property.isImmutable, "keyword": property.isImmutable ? "let" : "var",

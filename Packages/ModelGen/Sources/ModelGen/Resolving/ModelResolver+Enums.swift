@@ -1,3 +1,5 @@
+import _KitSupport
+
 extension ModelResolver {
     /// An entity marked as an enum: its attributes (and relationships) are the cases.
     ///
@@ -45,7 +47,7 @@ extension ModelResolver {
                     }
                     literal = String(number)
                 } else {
-                    literal = SwiftNames.literal(given ?? attribute.name)
+                    literal = SwiftSource.literal(given ?? attribute.name)
                 }
                 guard rawValues.insert(literal).inserted else {
                     throw ModelGenError.invalidEnum(

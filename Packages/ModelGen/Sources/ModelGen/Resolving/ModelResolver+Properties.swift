@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 extension ModelResolver {
     /// Objective-C class names a transformable may carry, and the Swift value type to use instead.
@@ -113,7 +114,7 @@ extension ModelResolver {
     ) throws -> String? {
         if let expression = try defaultExpression(attribute.userInfo, entity: owner.name, property: attribute.name) {
             if attribute.userInfo["boiler.default"] == nil, type == "String", !expression.hasPrefix("\"") {
-                return SwiftNames.literal(expression)  // Spot wrote plain text for String values
+                return SwiftSource.literal(expression)  // Spot wrote plain text for String values
             }
             return expression
         }
@@ -130,7 +131,7 @@ extension ModelResolver {
                 return Int64(exactly: double).map { String($0) } ?? "\(double)"
             }
         case .string:
-            return SwiftNames.literal(text)
+            return SwiftSource.literal(text)
         case .boolean:
             switch text.lowercased() {
             case "yes", "true", "1": return "true"

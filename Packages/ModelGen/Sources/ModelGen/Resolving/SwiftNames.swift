@@ -177,27 +177,4 @@ enum SwiftNames {
         }
         return String(result)
     }
-
-    /// `text` as a Swift string literal.
-    static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate:
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
 }

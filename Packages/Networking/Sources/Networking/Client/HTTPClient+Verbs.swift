@@ -8,12 +8,12 @@ extension HTTPClient {
     ///   cancelled, or another ``HTTPClientError``.
     @discardableResult
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await send(request, settings: settings.current)
+        try await send(request, settings: settings.withLock { $0 })
     }
 
     /// Sends `request` and decodes the response body by its content type.
     public func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type = T.self) async throws -> T {
-        let settings = self.settings.current
+        let settings = self.settings.withLock { $0 }
         let response = try await send(request, settings: settings)
         return try response.decode(T.self, using: settings.jsonCoder)
     }
@@ -27,7 +27,8 @@ extension HTTPClient {
         _ request: HTTPRequest, progress: (@Sendable (TransferProgress) -> Void)?,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        try await buffered(request, settings: settings.current, progress: progress, uploadProgress: uploadProgress)
+        try await buffered(
+            request, settings: settings.withLock { $0 }, progress: progress, uploadProgress: uploadProgress)
     }
 
     /// `GET path?query`, decoded as `T`.
@@ -87,7 +88,7 @@ extension HTTPClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
         let request = HTTPRequest(method: method, path: path, body: .file(file, contentType: contentType))
-        return try await buffered(request, settings: settings.current, uploadProgress: progress)
+        return try await buffered(request, settings: settings.withLock { $0 }, uploadProgress: progress)
     }
 
     /// ``send(_:)`` with the settings the request started with.

@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// An async HTTP client for one API: a base URL, session-wide headers and auth, retries,
 /// redirects that keep credentials at home, interceptors, downloads and uploads with progress.
@@ -35,68 +36,68 @@ public final class HTTPClient: Sendable {
 
     /// Headers sent with every request; a request's own headers of the same name win.
     public var headers: HTTPHeaders {
-        get { settings.current.headers }
+        get { settings.withLock { $0.headers } }
         set { settings.withLock { $0.headers = newValue } }
     }
 
     /// How requests authenticate, or nil for none.
     public var auth: HTTPAuth? {
-        get { settings.current.auth }
+        get { settings.withLock { $0.auth } }
         set { settings.withLock { $0.auth = newValue } }
     }
 
     /// Interceptors, applied in order to each attempt.
     public var interceptors: [any HTTPInterceptor] {
-        get { settings.current.interceptors }
+        get { settings.withLock { $0.interceptors } }
         set { settings.withLock { $0.interceptors = newValue } }
     }
 
     /// When failed requests are tried again.
     public var retryPolicy: RetryPolicy {
-        get { settings.current.retryPolicy }
+        get { settings.withLock { $0.retryPolicy } }
         set { settings.withLock { $0.retryPolicy = newValue } }
     }
 
     /// How redirects are followed.
     public var redirectPolicy: RedirectPolicy {
-        get { settings.current.redirectPolicy }
+        get { settings.withLock { $0.redirectPolicy } }
         set { settings.withLock { $0.redirectPolicy = newValue } }
     }
 
     /// How long a connection may stay idle before a request fails (60 s by default).
     public var timeout: Duration {
-        get { settings.current.timeout }
+        get { settings.withLock { $0.timeout } }
         set { settings.withLock { $0.timeout = newValue } }
     }
 
     /// The longest a whole request may take, retries and redirects included; nil for no limit.
     public var resourceTimeout: Duration? {
-        get { settings.current.resourceTimeout }
+        get { settings.withLock { $0.resourceTimeout } }
         set { settings.withLock { $0.resourceTimeout = newValue } }
     }
 
     /// The largest body kept in memory, in bytes (50 MiB by default); downloads to a file are
     /// not limited by it.
     public var maxResponseSize: Int {
-        get { settings.current.maxResponseSize }
+        get { settings.withLock { $0.maxResponseSize } }
         set { settings.withLock { $0.maxResponseSize = newValue } }
     }
 
     /// The statuses that count as success; nil means 200–299.
     public var acceptableStatus: Set<Int>? {
-        get { settings.current.acceptableStatus }
+        get { settings.withLock { $0.acceptableStatus } }
         set { settings.withLock { $0.acceptableStatus = newValue } }
     }
 
     /// Whether identical GETs in flight at the same time share one exchange (off by default).
     public var sharesIdenticalGETs: Bool {
-        get { settings.current.sharesIdenticalGETs }
+        get { settings.withLock { $0.sharesIdenticalGETs } }
         set { settings.withLock { $0.sharesIdenticalGETs = newValue } }
     }
 
     /// How JSON bodies are encoded and decoded.
     public var jsonCoder: JSONBodyCoder {
-        get { settings.current.jsonCoder }
+        get { settings.withLock { $0.jsonCoder } }
         set { settings.withLock { $0.jsonCoder = newValue } }
     }
 

@@ -44,7 +44,7 @@ extension HTTPClient {
                 request.headers["If-Range"] = resume.validator
             }
             let offset = resume?.offset ?? 0
-            let settings = self.settings.current
+            let settings = self.settings.withLock { $0 }
             let acceptable: @Sendable (HTTPStatus) -> Bool = { [request] in
                 settings.accepts($0, override: request.acceptableStatus)
             }

@@ -8,7 +8,7 @@ extension HTTPClient {
     /// any chunk when the status is not acceptable. Ending the iteration cancels the request.
     public func chunks(_ request: HTTPRequest) -> AsyncThrowingStream<Data, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let settings = self.settings.current
+        let settings = self.settings.withLock { $0 }
         var request = request
         // A retry after chunks were yielded would repeat them.
         request.retry = request.retry ?? .never

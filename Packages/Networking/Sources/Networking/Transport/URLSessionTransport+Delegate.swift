@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

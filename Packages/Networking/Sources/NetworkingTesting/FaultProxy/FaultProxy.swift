@@ -1,5 +1,6 @@
 import FlyingSocks
 import Foundation
+import _KitSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -193,7 +194,7 @@ public final class FaultProxy: Sendable {
     public let options: Options
     let pool: any AsyncSocketPool
     private let poolTask: Task<Void, any Error>
-    let state: Guarded<State>
+    let state: Locked<State>
 
     /// `http://host:port/`.
     public var baseURL: URL { url("") }
@@ -239,7 +240,7 @@ public final class FaultProxy: Sendable {
         self.options = options
         self.pool = pool
         self.poolTask = poolTask
-        self.state = Guarded(state)
+        self.state = Locked(state)
     }
 
     /// Starts a proxy on `host` and an ephemeral port that forwards to `upstreamHost:upstreamPort`.

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import _KitSupport
 
 struct Note: Codable, Identifiable, Sendable, Equatable {
     var id: Int?
@@ -8,7 +9,7 @@ struct Note: Codable, Identifiable, Sendable, Equatable {
 
 /// Records the delays a retry policy asks for instead of sleeping.
 final class SleepRecorder: Sendable {
-    private let delays = Guarded<[Duration]>([])
+    private let delays = Locked<[Duration]>([])
     var recorded: [Duration] { delays.withLock { $0 } }
 
     func policy(
@@ -24,7 +25,7 @@ final class SleepRecorder: Sendable {
 
 /// A counter shared with server handlers.
 final class Counter: Sendable {
-    private let value = Guarded(0)
+    private let value = Locked(0)
     @discardableResult func next() -> Int {
         value.withLock {
             $0 += 1; return $0

@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import NetworkingTesting
+import _KitSupport
 
 /// A file the test server serves by hand, with the validators a test chooses and byte ranges
 /// (`Range: bytes=N-`). Like FlyingFox's own file handler it ignores `If-Range`, as some servers
@@ -20,12 +21,12 @@ final class ServedFile: Sendable {
         var rangeShift = 0
     }
 
-    let state: Guarded<State>
+    let state: Locked<State>
     /// The `Range` and `If-Range` of each request served, in order (nil when absent).
-    let seen = Guarded<[(range: String?, ifRange: String?)]>([])
+    let seen = Locked<[(range: String?, ifRange: String?)]>([])
 
     init(content: Data, etag: String? = nil, lastModified: String? = nil, date: String? = nil) {
-        state = Guarded(State(content: content, etag: etag, lastModified: lastModified, date: date))
+        state = Locked(State(content: content, etag: etag, lastModified: lastModified, date: date))
     }
 
     /// Changes what the file holds and its validators: a new version.

@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import NetworkingTesting
+import _KitSupport
 
 /// A response body the test server produces chunk by chunk, pausing before each chunk and
 /// counting what it produced, so a test sees how much of it a client made the server send.
@@ -62,7 +63,7 @@ extension TestServer {
 /// guard, not a timing check. On nil the work is cancelled and left behind, never awaited.
 func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
     let work = Task { await body() }
-    let gate = Guarded<CheckedContinuation<T?, Never>?>(nil)
+    let gate = Locked<CheckedContinuation<T?, Never>?>(nil)
     let resolve: @Sendable (T?) -> Void = { value in
         let continuation = gate.withLock { slot -> CheckedContinuation<T?, Never>? in
             defer { slot = nil }

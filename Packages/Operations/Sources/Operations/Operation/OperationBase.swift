@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Callbacks every operation of an app shares: Mold's `BaseOperation`, without the subclass.
 ///
 /// Operations register the base's callbacks before their own, so a base fail handler runs

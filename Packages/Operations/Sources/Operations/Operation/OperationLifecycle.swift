@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// An operation a runner can schedule: ``StatefulOperation`` and anything that wraps one.
 ///
 /// The requirement is a handle on the operation's lifecycle; the runner does the rest.

@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// Runs operations with a concurrency limit, dependencies, mutual exclusion and cancellation.
 ///

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Hands out turns so that start callbacks run in the order a runner admitted their operations.
 ///
 /// Only operations with start callbacks take a ticket; the others cannot be seen starting.

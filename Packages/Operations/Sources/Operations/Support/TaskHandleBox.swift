@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// A handle on the task that runs an operation, shared by the operations a runner's worker runs in turn.
 ///
 /// A cancellation names the operation it is meant for, so a late one never hits the next

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// A clock that moves only when told: for tests of retries, timeouts and deadlines in virtual time.
 ///
 /// ```swift

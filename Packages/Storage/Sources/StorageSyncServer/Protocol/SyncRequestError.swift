@@ -1,4 +1,5 @@
 import Errors
+import _KitSupport
 
 /// Why the sync routes refused a request: each case is one `reason` of the protocol's problem
 /// details, with the HTTP status it is answered with.
@@ -70,29 +71,17 @@ public enum SyncRequestError: AppError, Equatable {
         case .missingBaseRevision:
             "An update or delete must carry the revision it was made on in the Sync-Base-Revision header."
         case .invalidBaseRevision(let reason): "The Sync-Base-Revision header is invalid: \(reason)."
-        case .invalidRecordID(let id): "\(SyncText.shown(id)) is not a record id of this resource."
+        case .invalidRecordID(let id): "\(UntrustedText.shown(id)) is not a record id of this resource."
         case .malformedCursor(let reason): "The after parameter is not a change cursor: \(reason)."
         case .invalidLimit(let text):
-            "The limit parameter must be a whole number of at least 1; \(SyncText.shown(text)) was given."
+            "The limit parameter must be a whole number of at least 1; \(UntrustedText.shown(text)) was given."
         case .invalidRecord(let reason): "The body is not a record of this resource: \(reason)."
         case .idMismatch(let path, let body):
-            "The path names the record \(SyncText.shown(path)) but the body holds \(SyncText.shown(body))."
+            "The path names the record \(UntrustedText.shown(path)) but the body holds \(UntrustedText.shown(body))."
         case .bodyTooLarge(let limit): "The body is larger than the \(limit) bytes this resource accepts."
         case .idempotencyKeyReused(let key):
-            "The idempotency key \(SyncText.shown(key)) was used before by this client for a different request; "
+            "The idempotency key \(UntrustedText.shown(key)) was used before by this client for a different request; "
                 + "use a new key for a new write."
         }
-    }
-}
-
-/// Shows client-sent text in messages: at most 64 characters, control characters escaped, so a
-/// hostile value (10 MB, a newline) can neither flood nor forge a log line or a response.
-enum SyncText {
-    static func shown(_ text: String) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            shown += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return "\"" + shown + (text.unicodeScalars.count > 64 ? "…" : "") + "\""
     }
 }

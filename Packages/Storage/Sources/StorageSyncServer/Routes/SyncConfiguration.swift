@@ -1,4 +1,5 @@
 import Errors
+import _KitSupport
 
 /// How a resource's sync routes behave: limits and how long the server keeps what replays and
 /// cursors need.
@@ -46,7 +47,7 @@ public enum SyncSetupError: AppError, Equatable {
     public var message: String {
         switch self {
         case .invalidPath(let path):
-            "The sync resource path \(SyncText.shown(path)) must be one path segment of letters, digits, - and _."
+            "The sync resource path \(UntrustedText.shown(path)) must be one path segment of letters, digits, - and _."
         case .unsupportedBackend(let backend):
             "The record backend \(backend) cannot serve sync: use SQLiteRecordBackend or PostgresRecordBackend."
         case .noChangeFeed(let reason): "The store cannot serve sync without a change feed: \(reason)"

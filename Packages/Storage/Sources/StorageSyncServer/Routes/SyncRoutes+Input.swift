@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Storage
+import _KitSupport
 
 /// Reading a write's headers, body and record id: every check that turns client input into a
 /// typed `SyncRequestError` before anything is stored.
@@ -44,7 +45,7 @@ extension SyncRoutes {
         guard !digits.isEmpty, digits.count <= 18,
             digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             digits.count == 1 || digits.first != UInt8(ascii: "0"), let revision = Int(text)
-        else { throw .invalidBaseRevision(reason: "\(SyncText.shown(text)) is not a non-negative decimal number") }
+        else { throw .invalidBaseRevision(reason: "\(UntrustedText.shown(text)) is not a non-negative decimal number") }
         return revision
     }
 
@@ -70,7 +71,7 @@ extension SyncRoutes {
     /// A decoding failure in words, with the client's keys shortened and escaped.
     private static func describe(_ error: DecodingError) -> String {
         func at(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "the top level" : SyncText.shown(path.map(\.stringValue).joined(separator: "."))
+            path.isEmpty ? "the top level" : UntrustedText.shown(path.map(\.stringValue).joined(separator: "."))
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(at(context.codingPath + [key])) is missing"

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// What `boiler add resource Tag name:String count:Int note:String?` asks for: a resource name
 /// and its typed fields, checked before anything is planned.
 ///

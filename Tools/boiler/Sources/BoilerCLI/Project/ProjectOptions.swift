@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// Where a generated project gets the kit from.
 public enum KitSource: Sendable, Equatable, Codable {
     /// A git URL and a version (`from:`).

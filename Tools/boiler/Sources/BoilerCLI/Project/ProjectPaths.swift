@@ -41,29 +41,3 @@ enum ProjectPaths {
         }
     }
 }
-
-/// Swift source text built from values: strings become literals with every special character
-/// escaped, so a value can never end its literal and become code.
-enum SwiftSource {
-    /// `text` as a Swift string literal.
-    static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator:
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
-}

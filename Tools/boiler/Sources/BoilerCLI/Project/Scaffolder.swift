@@ -1,4 +1,5 @@
 import Foundation
+import _KitSupport
 
 /// Turns ``ProjectOptions`` into a ``ScaffoldPlan``: every file rendered, nothing written.
 public struct Scaffolder: Sendable {

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The files `boiler add` writes for each kind of part.
 enum PartTemplates {
     /// Values every part template uses.

@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The files `boiler add resource` writes, as template files of the `resource` folder (a server
 /// project) or the `app-resource` folder (an app project), and the values they read. Every name
 /// written into source comes from a checked ``ResourceSpec`` (ASCII letters and digits) and the

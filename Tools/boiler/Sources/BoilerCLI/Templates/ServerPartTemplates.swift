@@ -1,3 +1,5 @@
+import _KitSupport
+
 /// The files `boiler add command|route|service|model` writes in a server project, where commands
 /// run against the ``NoteDomain`` of the template, routes are Hummingbird routes, and services run
 /// beside the HTTP server in its service group.

@@ -1,5 +1,6 @@
 import Errors
 import Foundation
+import _KitSupport
 
 /// Why a change feed could not be read: each case says what the client should do.
 public enum ChangeFeedError: AppError, Equatable {
@@ -35,15 +36,15 @@ public enum ChangeFeedError: AppError, Equatable {
     public var message: String {
         switch self {
         case .malformedCursor(let text, let reason):
-            "The change cursor \(Self.shown(text)) is malformed: \(reason)."
+            "The change cursor \(UntrustedText.shown(text)) is malformed: \(reason)."
         case .foreignCursor(let text, let feed):
-            "The change cursor \(Self.shown(text)) belongs to another change feed than \(feed); "
+            "The change cursor \(UntrustedText.shown(text)) belongs to another change feed than \(feed); "
                 + "fetch every record again, reading the feed from the start."
         case .cursorExpired(let text, let feed):
-            "The change cursor \(Self.shown(text)) is older than the changes \(feed) keeps; "
+            "The change cursor \(UntrustedText.shown(text)) is older than the changes \(feed) keeps; "
                 + "fetch every record again, reading the feed from the start."
         case .cursorAhead(let text, let feed):
-            "The change cursor \(Self.shown(text)) is past the last change of \(feed) (was the database "
+            "The change cursor \(UntrustedText.shown(text)) is past the last change of \(feed) (was the database "
                 + "restored?); fetch every record again, reading the feed from the start."
         case .invalidLimit(let limit):
             "A change page must hold at least one change; \(limit) was asked for."
@@ -52,15 +53,5 @@ public enum ChangeFeedError: AppError, Equatable {
         case .notEnabled(let feed):
             "\(feed) has no change feed; open its backend with changeFeed: true."
         }
-    }
-
-    /// `text` quoted, at most 64 characters of it, with control characters escaped: a hostile
-    /// cursor (10 MB, newlines) must not flood or forge log lines.
-    private static func shown(_ text: String) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            shown += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return "\"" + shown + (text.unicodeScalars.count > 64 ? "…" : "") + "\""
     }
 }

@@ -1,0 +1,48 @@
+/// A value behind a lock, the two in one allocation: the kit's one box for shared mutable state.
+///
+/// Copies of a `Locked` share the value and the lock (it is a reference). It is `Sendable` when
+/// its value is, so a value read out of it may cross into another concurrency domain.
+///
+/// ```swift
+/// let hits = Locked(0)
+/// hits.withLock { $0 += 1 }
+/// let seen = hits.withLock { $0 }
+/// ```
+public struct Locked<Value> {
+    @usableFromInline let storage: _LockedStorage<Value>
+
+    /// A lock around `value`.
+    @inlinable
+    public init(_ value: Value) {
+        let buffer = _LockedStorage<Value>.create(minimumCapacity: 1) { _ in value }
+        storage = unsafeDowncast(buffer, to: _LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { _LockPrimitive.initialize($0) }
+    }
+
+    /// Runs `body` with the lock held and exclusive access to the value, and returns its result.
+    ///
+    /// Not re-entrant: `body` must not take the same lock again, and should not call out to code
+    /// that might (a user's closure, a continuation's resumption that runs inline).
+    @inlinable @inline(__always)
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try storage.withUnsafeMutablePointers { (value, lock) throws(Failure) -> Result in
+            _LockPrimitive.lock(lock)
+            defer { _LockPrimitive.unlock(lock) }
+            return try body(&value.pointee)
+        }
+    }
+}
+
+extension Locked: @unchecked Sendable where Value: Sendable {}
+// @unchecked: the value is only reached through `withLock`, with the lock held.
+
+/// The allocation behind a ``Locked``: the value in the header, the lock in the one element.
+/// (ManagedBuffer destroys the header itself; the element is the subclass's to destroy.)
+@usableFromInline
+final class _LockedStorage<Value>: ManagedBuffer<Value, _LockPrimitive> {
+    deinit {
+        withUnsafeMutablePointerToElements { _LockPrimitive.deinitialize($0) }
+    }
+}
