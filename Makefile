@@ -46,7 +46,7 @@ BOILER_TARGET = $$(python3 -c 'import os, sys; print(os.path.relpath(*sys.argv[1
 BOILER_BUNDLES := Boilerplate_ModelGen Boilerplate_BoilerCLI
 
 .DEFAULT_GOAL := help
-.PHONY: help test check check-imports build test-root test-unit test-process test-packages test-tsan test-release check-manifests check-self-contained \
+.PHONY: help test check check-imports check-shared-plumbing build test-root test-unit test-process test-packages test-tsan test-release check-manifests check-self-contained \
 	lint format bench bench-smoke docs demo clean fuzz-serialization fuzz-serialization-short test-templates install \
 	uninstall test-clone test-checkout docs-convert
 
@@ -149,10 +149,13 @@ check-manifests: ## Fail when the root manifest and a nested one disagree (and b
 check-imports: ## check-manifests without its builds: the manifests agree and every target declares the kit modules it imports
 	$(TIMED) check-imports --count "nested manifests" 'Manifests agree: [0-9]+' python3 Tools/Scripts/check-manifests.py
 
+check-shared-plumbing: ## Fail when a lock, Deadline, the untrusted-text display or literal escaping is declared outside Packages/Support
+	$(TIMED) check-shared-plumbing --count "files" 'Shared plumbing: [0-9]+ files' python3 Tools/Scripts/check-shared-plumbing.py
+
 check-self-contained: ## Fail when anything in the repository reads or links a path outside it
 	$(TIMED) check-self-contained --no-count python3 Tools/Scripts/check-self-contained.py
 
-lint: ## swift format lint --strict over all sources
+lint: check-shared-plumbing ## swift format lint --strict over all sources, and no copy of the shared plumbing
 	$(TIMED) lint --count "files" '^[0-9]+ files linted' sh -c '$(SOURCES) | xargs -0 $(SWIFT) format lint --strict --parallel \
 		&& echo "$$($(SOURCES) | tr -cd "\0" | wc -c) files linted"'
 
