@@ -53,7 +53,7 @@ struct PartAdder {
             if kind == .route { parts.routes.append(part) } else { parts.services.append(part) }
             let wiring = PartTemplates.parts(
                 core: core, model: context.model, routes: parts.routes, services: parts.services,
-                synced: TheirsRenderer.syncedNames(record))
+                synced: ProjectRenderer.syncedNames(record))
             machine = try store.render(wiring, values: [:])
             record.parts = parts
         }

@@ -130,7 +130,7 @@ public struct ResourceAdder {
     /// lists the new resource): `Package.swift`, which then depends on `BoilerplateSync`, and the
     /// machine file `Generated/_Parts.swift`, which registers each resource's sync service.
     func syncedMachineFiles(_ record: ProjectRecord) throws(BoilerError) -> [PlannedFile] {
-        let rendered = try TheirsRenderer.render(record, in: folder)
+        let rendered = try ProjectRenderer.render(record, in: folder)
         let paths = ["Package.swift", PartTemplates.partsPath(core: "\(record.module)Core")]
         return paths.compactMap { rendered[$0] }
     }

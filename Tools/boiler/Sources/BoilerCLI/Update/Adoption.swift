@@ -28,7 +28,7 @@ struct Adoption {
         var next = record
         var outcome = Outcome()
         outcome.foundParts = inferParts(&next)
-        let theirs = try TheirsRenderer.render(next, in: folder)
+        let theirs = try ProjectRenderer.render(next, in: folder)
         let version = record.templateVersion ?? record.boilerVersion
         var versions: [String: String] = [:]
         var changes = ProjectChanges()
@@ -65,7 +65,7 @@ struct Adoption {
     /// that no other rendering explains, and records them. Returns what it found.
     private func inferParts(_ record: inout ProjectRecord) -> [String] {
         guard record.parts?.commands == nil || record.parts?.models == nil else { return [] }
-        let explained = Set(((try? TheirsRenderer.render(record, in: folder)) ?? [:]).keys)
+        let explained = Set(((try? ProjectRenderer.render(record, in: folder)) ?? [:]).keys)
         let core = record.template == .library ? record.module : record.module + "Core"
         var commands: [String] = []
         var models: [String] = []

@@ -69,7 +69,7 @@ struct UpdatePlanner {
     /// - Throws: ``BoilerError/invalidBase(path:reason:)``, ``BoilerError/unmergeable(path:reason:)``,
     ///   ``BoilerError/outsideProject(path:reason:)``, or a merge engine's failure.
     func plan(_ record: ProjectRecord) throws(BoilerError) -> UpdatePlan {
-        let theirs = try TheirsRenderer.render(record, in: folder)
+        let theirs = try ProjectRenderer.render(record, in: folder)
         let version = ProjectBase.templateVersion
         var next = record
         var versions = record.fileVersions ?? [:]
@@ -202,7 +202,7 @@ struct UpdatePlanner {
     /// the recorded files whose rendering changed, the template files the record lacks, and the
     /// recorded files the templates no longer have.
     func drift(_ record: ProjectRecord) throws(BoilerError) -> (changed: [String], added: [String], removed: [String]) {
-        let theirs = try TheirsRenderer.render(record, in: folder)
+        let theirs = try ProjectRenderer.render(record, in: folder)
         let changed = theirs.filter { path, file in
             record.files[path].map { $0 != ProjectRecord.hash(file.contents) } ?? false
         }.keys.sorted()

@@ -1,14 +1,15 @@
 import Foundation
 
-/// Renders, with this boiler's templates, every file the record says boiler wrote: the project
-/// `boiler new` makes from the record's options, then every part and resource `boiler add`
-/// recorded, with the machine files that wire them in listing them all. That is "theirs" in
-/// `boiler update`'s merge.
+/// The one project renderer: renders, with this boiler's templates, every file a record says
+/// boiler writes — the project `boiler new` makes from the record's options, then every part and
+/// resource the record lists, with the machine files that wire them in listing them all.
+/// `boiler update` merges its rendering in ("theirs"); `boiler add` renders the record it grew
+/// and writes what changed.
 ///
-/// It goes through the same seams as `new` and `add` (``Scaffolder`` and the part and resource
-/// templates), with the project's own template copies under `.boiler/templates/` as they use
-/// them, so the files are exactly what those commands would write today.
-enum TheirsRenderer {
+/// It goes through the same seams as `new` (``Scaffolder`` and the part and resource templates),
+/// with the project's own template copies under `.boiler/templates/`, so the files are exactly
+/// what a new project of the same record would have.
+enum ProjectRenderer {
     /// The rendered files by path (`.boiler.json` itself excluded), for the project in `folder`.
     /// - Throws: ``BoilerError/invalidRecord(path:field:reason:)`` when the record's options are
     ///   ones `boiler new` would refuse.
