@@ -207,7 +207,9 @@ let modules: [Module] = [
         dependencies: [.module("Errors"), .module("ModelGen"), support, argumentParser, mustache],
         testDependencies: [propertyBased],
         // The template files `boiler new` and `boiler add` render (Templates/Files/<template>/…).
-        resources: [.copy("Templates/Files")]),
+        resources: [.copy("Templates/Files")],
+        // boiler's code, not a library: only the `boiler` executable and the tests use it.
+        isProduct: false),
     Module(
         name: "boiler", home: "Tools/boiler", kind: .executable, dependencies: [.module("BoilerCLI")], hasTests: false),
 ]
