@@ -48,20 +48,36 @@ struct AddPartTests {
             try ProjectRecord.read(in: folder).parts == ProjectRecord.Parts(routes: ["Settings"], services: ["Sync"]))
     }
 
-    @Test("a part whose files exist is a conflict, and nothing changes")
+    @Test("a part whose files exist is a conflict, a part added before is a name taken, and nothing changes")
     func neverOverwrites() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let folder = try project(.app, in: temp)
+        // A file of the user's where the part's goes: a conflict (73).
+        let mine = "Sources/NotesCore/Commands/ExportNotes.swift"
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(mine).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(mine))
+        var before = TemporaryFolder.listing(of: folder)
+        #expect {
+            try PartAdder(folder: folder).add(.command, named: "ExportNotes", dryRun: false)
+        } throws: { error in
+            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
+            return paths == [mine] && (error as? BoilerError)?.exitCode == 73
+        }
+        #expect(try read(folder, mine) == "// mine\n")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+
+        // The same part again, its file edited since: the name is taken (64), whatever the file holds.
         _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
         let path = "Sources/NotesCore/Commands/ArchiveNote.swift"
         try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(path))
-        let before = TemporaryFolder.listing(of: folder)
+        before = TemporaryFolder.listing(of: folder)
         #expect {
             try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
         } throws: { error in
-            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
-            return paths.contains(path)
+            guard case .invalidResource(_, _, let reason)? = error as? BoilerError else { return false }
+            return reason.contains("already has a type named ArchiveNote")
         }
         #expect(try read(folder, path) == "// mine\n")
         #expect(TemporaryFolder.listing(of: folder) == before)
@@ -116,7 +132,7 @@ struct AddPartTests {
         }
     }
 
-    @Test("a hand-edited wiring file is not overwritten, and the new route is not written either")
+    @Test("a hand-edited wiring file with no base to merge from is not overwritten, nor the new route written")
     func editedMachineFile() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -130,6 +146,25 @@ struct AddPartTests {
         #expect(
             !FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/NotesCore/Routes/SettingsRoutes.swift").path))
+    }
+
+    @Test("a hand-edited wiring file is merged three ways: the user's line stays and the route is wired in")
+    func editedMachineFileMerges() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .app, packages: nil, kit: .path("/k"))
+        let folder = temp.url.appendingPathComponent("Notes")
+        _ = try PlanWriter().write(
+            ProjectBase.adding(to: try Scaffolder(options: options).plan(in: folder)), force: false)
+        let path = "Sources/NotesCore/Generated/_Parts.swift"
+        let edited = try read(folder, path) + "// mine\n"
+        try Data(edited.utf8).write(to: folder.appendingPathComponent(path))
+        let outcome = try PartAdder(folder: folder).add(.route, named: "Settings", dryRun: false)
+        #expect(outcome.written == [path, "Sources/NotesCore/Routes/SettingsRoutes.swift"])
+        #expect(outcome.plan.entries.map(\.action) == [.merge, .add])
+        #expect(outcome.conflicts.isEmpty)
+        let merged = try read(folder, path)
+        #expect(merged.hasSuffix("// mine\n") && merged.contains("SettingsRoutes.register(on: router)"))
     }
 
     @Test("a model becomes a design file the build plugin picks up")

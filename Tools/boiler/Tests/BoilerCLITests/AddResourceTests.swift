@@ -38,7 +38,7 @@ struct AddResourceTests {
         let outcome = try ResourceAdder(folder: folder).add(
             "Tag", fields: ["name:String", "count:Int", "note:String?"], dryRun: false)
         #expect(outcome.written == Self.serverFiles)
-        #expect(outcome.manualStep == nil)
+        #expect(outcome.conflicts.isEmpty)
         let entity = try read(folder, "Sources/NotesCore/Model/Tag.swift")
         #expect(entity.contains("public struct Tag: Codable, Sendable, Hashable, Identifiable, RevisionedRecord"))
         // Records saved before revisions existed still read, as revision 0.
@@ -77,35 +77,36 @@ struct AddResourceTests {
         #expect(try ProjectRecord.read(in: folder).resources?.map(\.name) == ["Tag", "Category"])
     }
 
-    @Test("an edited wiring file is left alone: the other files are written and the lines to add are returned")
+    @Test("an edited wiring file is merged three ways: the user's line stays and the resource is wired in")
     func editedWiring() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
-        let folder = try project(.server, in: temp)
+        // As boiler new writes it, with the bases a merge starts from.
+        let folder = temp.url.appendingPathComponent("Notes")
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .server, packages: nil, kit: .path("/k"))
+        _ = try PlanWriter().write(
+            ProjectBase.adding(to: try Scaffolder(options: options).plan(in: folder)), force: false)
         let wiringPath = "Sources/NotesCore/Generated/_Resources.swift"
         let edited = try read(folder, wiringPath) + "// mine\n"
         try Data(edited.utf8).write(to: folder.appendingPathComponent(wiringPath))
         let outcome = try ResourceAdder(folder: folder).add("Tag", fields: ["name:String"], dryRun: false)
-        #expect(try read(folder, wiringPath) == edited)
-        #expect(!outcome.written.contains(wiringPath))
-        let step = try #require(outcome.manualStep)
-        #expect(step.contains("\(wiringPath) was edited by hand"))
-        #expect(step.contains("public let tags: TagDomain"))
-        #expect(
-            step.contains(#"tags: TagDomain(records: try await database.store(of: Tag.self, table: "tags"), bus: bus)"#)
-        )
-        #expect(step.contains("TagRoutes.add(to: router, domain: tags)"))
-        #expect(
-            step.contains("in addSync(to:):     sync.serve(try await tags.syncRoutes())"))
+        #expect(outcome.written.contains(wiringPath))
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.plan.entries.first { $0.path == wiringPath }?.action == .merge)
+        let wiring = try read(folder, wiringPath)
+        #expect(wiring.hasSuffix("// mine\n"))
+        #expect(wiring.contains("public let tags: TagDomain"))
+        #expect(wiring.contains("TagRoutes.add(to: router, domain: tags)"))
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("Sources/NotesCore/HTTP/TagRoutes.swift").path))
-        // Deleting the edited file hands it back to boiler: the next resource rewrites it with both.
+        // A deleted wiring file stays deleted, as boiler update leaves it: the user's decision.
         try FileManager.default.removeItem(at: folder.appendingPathComponent(wiringPath))
         let next = try ResourceAdder(folder: folder).add("Label", fields: ["text:String"], dryRun: false)
-        #expect(next.manualStep == nil)
-        let wiring = try read(folder, wiringPath)
-        #expect(wiring.contains("public let tags: TagDomain") && wiring.contains("public let labels: LabelDomain"))
+        #expect(!next.written.contains(wiringPath))
+        #expect(next.plan.entries.first { $0.path == wiringPath }?.action == .keep)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(wiringPath).path))
+        #expect(try ProjectRecord.read(in: folder).resources?.map(\.name) == ["Tag", "Label"])
     }
 
     @Test("an existing file is a conflict (exit 73), and nothing is written")

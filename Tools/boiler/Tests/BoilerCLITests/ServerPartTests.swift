@@ -59,8 +59,8 @@ struct ServerPartTests {
         let route = try PartAdder(folder: folder).add(.route, named: "UserStats", dryRun: false)
         #expect(
             route.written == [
-                "Sources/NotesCore/HTTP/UserStatsRoutes.swift", "Tests/NotesCoreTests/UserStatsRoutesTests.swift",
-                Self.wiring,
+                Self.wiring, "Sources/NotesCore/HTTP/UserStatsRoutes.swift",
+                "Tests/NotesCoreTests/UserStatsRoutesTests.swift",
             ])
         #expect(route.hint == nil)
         _ = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: false)
@@ -112,8 +112,8 @@ struct ServerPartTests {
         #expect(try read(folder, Self.wiring).contains("SyncService(bus: domain.bus, log: log)"))
     }
 
-    @Test("a hand-edited machine file is left alone, and the new route is not written either")
-    func editedMachineFile() throws {
+    @Test("a hand-edited machine file with no base to merge from is refused (65), and nothing is written")
+    func editedMachineFileWithoutBase() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let folder = try serverProject(in: temp)
@@ -122,12 +122,33 @@ struct ServerPartTests {
         #expect {
             try PartAdder(folder: folder).add(.route, named: "Export", dryRun: false)
         } throws: { error in
-            guard case .writeFailed(let path, let reason)? = error as? BoilerError else { return false }
-            return path == Self.wiring && reason.contains("edited by hand")
+            guard case .invalidBase(let path, let reason)? = error as? BoilerError else { return false }
+            return path == ProjectBase.path(of: Self.wiring) && reason.contains("nothing to merge from")
+                && (error as? BoilerError)?.exitCode == 65
         }
         #expect(try read(folder, Self.wiring) == "// mine\n")
         #expect(TemporaryFolder.listing(of: folder) == before)
         #expect(try ProjectRecord.read(in: folder).parts == nil)
+    }
+
+    @Test("a hand-edited machine file is merged three ways, as update merges it: both changed a line, a conflict")
+    func editedMachineFileConflicts() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let options = ProjectOptions(name: try ProjectName("Notes"), template: .server, packages: nil, kit: .path("/k"))
+        let folder = temp.url.appendingPathComponent("Notes")
+        _ = try PlanWriter().write(
+            ProjectBase.adding(to: try Scaffolder(options: options).plan(in: folder)), force: false)
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(Self.wiring))
+        let outcome = try PartAdder(folder: folder).add(.route, named: "Export", dryRun: false)
+        #expect(outcome.conflicts == [Self.wiring])
+        let merged = try read(folder, Self.wiring)
+        #expect(merged.contains("<<<<<<<") && merged.contains("// mine") && merged.contains("ExportRoutes"))
+        #expect(try ProjectRecord.read(in: folder).parts?.routes == ["Export"])
+        let route = "Sources/NotesCore/HTTP/ExportRoutes.swift"
+        for path in [route, ProjectBase.path(of: route)] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path), "\(path)")
+        }
     }
 
     @Test("a part whose file exists is a conflict; a name that is not a Swift name is refused; nothing is written")
@@ -238,7 +259,7 @@ struct ServerPartTests {
         let before = TemporaryFolder.listing(of: folder)
         let wiring = try read(folder, Self.wiring)
         let outcome = try PartAdder(folder: folder).add(.service, named: "Sync", dryRun: true)
-        #expect(outcome.written == ["Sources/NotesCore/Services/SyncService.swift", Self.wiring])
+        #expect(outcome.written == [Self.wiring, "Sources/NotesCore/Services/SyncService.swift"])
         #expect(TemporaryFolder.listing(of: folder) == before)
         #expect(try read(folder, Self.wiring) == wiring)
     }

@@ -21,12 +21,10 @@ struct SyncedResourceTests {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
 
-    /// As `boiler add resource … --synced` does: the adder, then the bases.
+    /// As `boiler add resource … --synced` does.
     @discardableResult
     func addSynced(_ name: String, _ fields: [String], in folder: URL) throws -> ResourceAdder.Outcome {
-        let outcome = try ResourceAdder(folder: folder).add(name, fields: fields, synced: true, dryRun: false)
-        try ProjectBase.keep(afterAdding: .resource, named: name, written: outcome.written, in: folder)
-        return outcome
+        try ResourceAdder(folder: folder).add(name, fields: fields, synced: true, dryRun: false)
     }
 
     static let files = [
@@ -43,7 +41,7 @@ struct SyncedResourceTests {
         #expect(!(try read(folder, "Package.swift")).contains("BoilerplateSync"))
         let outcome = try addSynced("Tag", ["name:String", "count:Int", "note:String?"], in: folder)
         #expect(outcome.written == Self.files)
-        #expect(outcome.manualStep == nil)
+        #expect(outcome.conflicts.isEmpty)
         #expect(outcome.hint?.contains("NOTES_SYNC_URL") == true)
         #expect(outcome.hint?.contains("TagSyncService.name") == true)
 
@@ -152,7 +150,7 @@ struct SyncedResourceTests {
         }
     }
 
-    @Test("an edited Package.swift is left alone: the other files are written and the line to add is returned")
+    @Test("an edited Package.swift is merged three ways: the user's line stays and BoilerplateSync is added")
     func editedPackage() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
@@ -160,10 +158,16 @@ struct SyncedResourceTests {
         let edited = try read(folder, "Package.swift") + "// mine\n"
         try Data(edited.utf8).write(to: folder.appendingPathComponent("Package.swift"))
         let outcome = try addSynced("Tag", ["name:String"], in: folder)
-        #expect(!outcome.written.contains("Package.swift"))
+        #expect(outcome.written.contains("Package.swift"))
         #expect(outcome.written.contains("Sources/NotesCore/Services/TagSyncService.swift"))
-        #expect(outcome.manualStep?.contains(#".product(name: "BoilerplateSync""#) == true)
-        #expect(try read(folder, "Package.swift") == edited)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.plan.entries.first { $0.path == "Package.swift" }?.action == .merge)
+        let merged = try read(folder, "Package.swift")
+        #expect(merged.hasSuffix("// mine\n"))
+        #expect(merged.contains(#".product(name: "BoilerplateSync""#))
+        // The base is the new rendering, so the next update keeps the user's line without asking.
+        let plan = try UpdatePlanner(folder: folder, engine: .builtIn).plan(try ProjectRecord.read(in: folder))
+        #expect(plan.entries.first { $0.path == "Package.swift" }?.action == .keep)
     }
 
     @Test("a synced resource in a server project's record makes the record untrustworthy (exit 65)")
@@ -189,8 +193,7 @@ struct SyncedResourceTests {
         defer { temp.remove() }
         let folder = try project(.app, in: temp)
         try addSynced("Tag", ["name:String"], in: folder)
-        let route = try PartAdder(folder: folder).add(.route, named: "Archive", dryRun: false)
-        try ProjectBase.keep(afterAdding: .route, named: "Archive", written: route.written, in: folder)
+        _ = try PartAdder(folder: folder).add(.route, named: "Archive", dryRun: false)
         let parts = try read(folder, "Sources/NotesCore/Generated/_Parts.swift")
         #expect(parts.contains("try TagSyncService.register(in: self)"))
         #expect(parts.contains("try ArchiveRoutes.register(on: router)"))

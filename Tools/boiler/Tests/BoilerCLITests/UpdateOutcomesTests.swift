@@ -17,15 +17,11 @@ struct UpdateOutcomesTests {
             let project = try UpdateTestProject(template, database: database)
             defer { project.remove() }
             if template == .app || template == .server {
-                // As `boiler add` does: the adder, then the bases and the part's name.
+                // The adders write the files, their bases and the part's name at once.
                 for (kind, name) in [(AddPart.Kind.command, "ArchiveNote"), (.route, "Archive"), (.model, "Tag")] {
-                    let outcome = try PartAdder(folder: project.folder).add(kind, named: name, dryRun: false)
-                    try ProjectBase.keep(afterAdding: kind, named: name, written: outcome.written, in: project.folder)
+                    _ = try PartAdder(folder: project.folder).add(kind, named: name, dryRun: false)
                 }
-                let outcome = try ResourceAdder(folder: project.folder).add(
-                    "Label", fields: ["title:String"], dryRun: false)
-                try ProjectBase.keep(
-                    afterAdding: .resource, named: "Label", written: outcome.written, in: project.folder)
+                _ = try ResourceAdder(folder: project.folder).add("Label", fields: ["title:String"], dryRun: false)
                 #expect(project.exists(ProjectBase.path(of: "Sources/NotesCore/Commands/ArchiveNote.swift")))
             }
             let plan = try project.plan()

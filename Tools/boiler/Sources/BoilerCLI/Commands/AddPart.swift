@@ -10,8 +10,13 @@ struct AddPart: AsyncParsableCommand {
         discussion: """
             New files are written only where nothing exists yet. Routes and services are wired \
             into the app or server through the machine file Generated/_Parts.swift, which is \
-            rewritten only if it has not been edited by hand. Names and paths in .boiler.json are \
-            checked first, and nothing is written outside the project.
+            merged three ways, as boiler update merges it, if it was edited by hand (lines both \
+            changed are marked as conflicts and listed, and the command exits 1). Names and paths \
+            in .boiler.json are checked first, and nothing is written outside the project. The \
+            files, their bases in .boiler/base/ and the record are written all or nothing: an add \
+            stopped at any point leaves the project as it was, or is finished by the next \
+            'boiler add' or 'boiler update'. --dry-run prints the plan as 'boiler update --dry-run' \
+            does.
 
             In a server project a command runs against the NoteDomain (and comes with a test over \
             a real SQLite file), a route is a Hummingbird route with a test through the router, a \
@@ -25,8 +30,7 @@ struct AddPart: AsyncParsableCommand {
             create/update/delete commands with events, REST routes at /tags (list with paging and \
             ?q= on the first String field, get, create, update, delete; 404/422 as problem \
             details) and their tests, wired in through the machine file \
-            Generated/_Resources.swift. If that file was edited by hand, it is left alone, the \
-            other files are written, and the lines to add by hand are printed. In an app project: \
+            Generated/_Resources.swift. In an app project: \
             the entity, a TagList model, create/update/delete commands and their tests.
 
             --synced (app projects): the records are kept in step with the same resource of a \
@@ -40,7 +44,9 @@ struct AddPart: AsyncParsableCommand {
             product. Add the same resource to the server project without --synced.
 
             Exit codes: 64 usage or a bad resource name or field, 65 an untrustworthy \
-            .boiler.json, 73 conflicts or a path outside the project, 1 failure.
+            .boiler.json or base, 73 conflicts or a path outside the project, 75 an interrupted \
+            change to finish with 'boiler add' or 'boiler update' (a dry run does not finish it), \
+            1 conflicts in a merged machine file or a failure.
             """
     )
 
@@ -72,22 +78,13 @@ struct AddPart: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console(quiet: quiet)
+        let (kind, name, fields, synced, dryRun) = (self.kind, self.name, self.fields, self.synced, self.dryRun)
+        var conflicts: [String] = []
         try await reportingErrors(console) {
             let folder = URL(fileURLWithPath: project, isDirectory: true).standardizedFileURL
             // Before the add, so that a copy the user meant to be used is named even if the add fails.
             for warning in TemplateStore.strayWarnings(in: folder) { console.warning(warning) }
-            let written: [String]
-            var notes: [String] = []
-            if kind == .resource {
-                let outcome = try ResourceAdder(folder: folder).add(
-                    name, fields: fields, synced: synced, dryRun: dryRun)
-                written = outcome.written
-                if let step = outcome.manualStep {
-                    // A step left to the user is printed even with --quiet (on standard error then).
-                    if quiet { FileHandle.standardError.write(Data((step + "\n").utf8)) } else { notes.append(step) }
-                }
-                if let hint = outcome.hint { notes.append(hint) }
-            } else {
+            if kind != .resource {
                 guard !synced else {
                     throw BoilerError.invalidOption(
                         "synced", value: kind.rawValue,
@@ -98,23 +95,31 @@ struct AddPart: AsyncParsableCommand {
                         "fields", value: fields.joined(separator: " "),
                         expected: "no fields after the name of a \(kind.rawValue): only a resource takes fields")
                 }
-                let outcome = try PartAdder(folder: folder).add(kind, named: name, dryRun: dryRun)
-                written = outcome.written
-                if let hint = outcome.hint { notes.append(hint) }
             }
-            if !dryRun {
-                // What boiler wrote, kept for boiler update (.boiler/base/), and a command's or
-                // model's name, so that update can render it again.
-                try ProjectBase.keep(afterAdding: kind, named: name, written: written, in: folder)
+            // git merges an edited machine file as a child process: all of it runs on a thread of its own.
+            let outcome = try await OffPool.run { () throws(BoilerError) -> ProjectAddition.Outcome in
+                // A change killed past its commit point (an add's or an update's) is finished first.
+                if !dryRun, try UpdateTransaction.finishPending(in: folder) {
+                    console.done("Finished the change that was interrupted")
+                }
+                if kind == .resource {
+                    return try ResourceAdder(folder: folder).add(name, fields: fields, synced: synced, dryRun: dryRun)
+                }
+                return try PartAdder(folder: folder).add(kind, named: name, dryRun: dryRun)
             }
             if dryRun {
-                console.line("Plan for \(folder.path) (dry run, nothing written):")
-                for path in written { console.line("  write \(path)") }
-                for note in notes { console.line(note) }
-                return
+                for line in outcome.plan.dryRunReport(for: folder) { console.line(line) }
+            } else {
+                for path in outcome.written { console.done("Wrote \(path)") }
             }
-            for path in written { console.done("Wrote \(path)") }
-            for note in notes { console.line(note) }
+            if let hint = outcome.hint { console.line(hint) }
+            conflicts = outcome.conflicts
+        }
+        if !conflicts.isEmpty && !dryRun {
+            console.error(
+                "\(conflicts.count) file(s) have conflicts, marked with <<<<<<< and >>>>>>>: "
+                    + conflicts.joined(separator: ", ") + ". Resolve them, then commit.")
+            throw ExitCode(1)
         }
     }
 }

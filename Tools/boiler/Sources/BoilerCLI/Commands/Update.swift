@@ -107,10 +107,7 @@ struct Update: AsyncParsableCommand {
         let engine = MergeEngine.preferred()
         var plan = try UpdatePlanner(folder: folder, engine: engine).plan(record)
         if dryRun {
-            console.line("Plan for \(folder.path) (dry run, nothing written; merges by \(engine.name)):")
-            for line in plan.listing() { console.line("  \(line)") }
-            let same = plan.entries.filter { $0.action == .unchanged }.count
-            console.line("  \(same) file(s) already as the templates render them")
+            for line in plan.dryRunReport(for: folder) { console.line(line) }
             return []
         }
         if plan.changes.isEmpty {

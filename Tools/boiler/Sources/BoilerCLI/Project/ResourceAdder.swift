@@ -1,29 +1,14 @@
 import Foundation
 
-/// Adds a resource to a project: checks the name and fields, plans the new files, refuses to
-/// touch existing ones, and wires a server's resource in through the machine file
-/// `Generated/_Resources.swift` — rewritten only when nobody edited it.
-///
-/// When the wiring file was edited, the new files are still written and the lines to add by hand
-/// are returned in ``Outcome/manualStep`` (as `mix phx.gen.json` prints the route to add): the
-/// edited file is the user's, and refusing would make them undo their edits to get the resource.
-/// The resource is recorded, so the machine file lists it again once it is restored.
-public struct ResourceAdder {
-    /// What adding a resource wrote, or would write.
-    public struct Outcome: Sendable, Equatable {
-        /// The files written (or planned, in a dry run), relative to the project, sorted.
-        public var written: [String]
-        /// Lines the user must add by hand because the wiring file was edited; nil when boiler wired it.
-        public var manualStep: String?
-        /// What to do next, for the user.
-        public var hint: String?
-    }
+/// Adds a resource to a project: checks the name and the fields, then records the resource;
+/// ``ProjectAddition`` renders and writes it, with the machine files that wire it in (a server's
+/// `Generated/_Resources.swift`; for a synced resource, an app's `Package.swift` and
+/// `Generated/_Parts.swift`).
+struct ResourceAdder {
+    typealias Outcome = ProjectAddition.Outcome
 
     /// The project folder.
-    public let folder: URL
-
-    /// An adder for the project in `folder`.
-    public init(folder: URL) { self.folder = folder }
+    let folder: URL
 
     /// Adds the resource `name` with `fields` (`name:Type` or `name:Type?` each).
     /// - Throws: ``BoilerError/invalidResource(part:value:reason:)`` for a bad name or field (64);
@@ -32,12 +17,10 @@ public struct ResourceAdder {
     ///   for a path that would leave the project (73). Nothing is written when it throws.
     /// - Parameter synced: `--synced`: keep the records in step with the same resource of a server
     ///   project (app projects only; ``BoilerError/invalidOption(_:value:expected:)`` elsewhere).
-    public func add(
+    func add(
         _ name: String, fields: [String], synced: Bool = false, dryRun: Bool
     ) throws(BoilerError) -> Outcome {
-        var record = try ProjectRecord.read(in: folder)
-        // The record is a file anyone can edit: its names become paths and Swift source.
-        try record.validate(path: folder.appendingPathComponent(ProjectRecord.fileName).path)
+        let record = try ProjectAddition.record(in: folder)
         guard record.template == .server || record.template == .app else {
             throw .invalidOption(
                 synced ? "synced" : "kind", value: synced ? record.template.rawValue : "resource",
@@ -67,72 +50,10 @@ public struct ResourceAdder {
             }
         }
         let names = ResourceTemplates.Names(spec: spec, module: record.module)
-        let isServer = record.template == .server
-        // The project's own copies under .boiler/templates come before boiler's files.
-        let store = try TemplateStore(project: folder)
-        let files = try store.render(
-            isServer ? ResourceTemplates.server(names) : ResourceTemplates.app(spec: spec, module: record.module),
-            values: [:])
-        let plan = ScaffoldPlan(folder: folder, files: files)
-        let conflicts = plan.conflicts()
-        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
-
-        var resources = record.resources ?? []
-        resources.append(spec)
-        var machines: [PlannedFile] = []
-        var manualStep: String?
-        if isServer {
-            let wiring = try store.render(
-                ResourceTemplates.serverWiring(module: record.module, resources: resources), values: [:])
-            if isMachineOwned(wiring.path, record: record) {
-                machines.append(wiring)
-            } else {
-                let reason =
-                    record.files[wiring.path] == nil
-                    ? "is not a file boiler wrote in this project (it predates boiler add resource)"
-                    : "was edited by hand"
-                manualStep = ResourceTemplates.manualWiring(names, path: wiring.path, reason: reason)
-            }
-        } else if synced {
-            var updated = record
-            updated.resources = resources
-            var steps: [String] = []
-            for file in try syncedMachineFiles(updated) {
-                if isMachineOwned(file.path, record: record) {
-                    machines.append(file)
-                } else {
-                    steps.append(ResourceTemplates.manualSyncedStep(names, path: file.path))
-                }
-            }
-            if !steps.isEmpty { manualStep = steps.joined(separator: "\n") }
-        }
-        let written = (plan.files.map(\.path) + machines.map(\.path)).sorted()
-        for path in written + [ProjectRecord.fileName] { try ProjectPaths.checkInside(path, root: folder) }
-        let hint = isServer ? nil : synced ? ResourceTemplates.syncedHint(names) : ResourceTemplates.appHint(names)
-        if dryRun { return Outcome(written: written, manualStep: manualStep, hint: hint) }
-
-        _ = try PlanWriter().write(plan, force: false)
-        do {
-            for machine in machines { try write(machine.contents, to: machine.path) }
-            for file in plan.files + machines {
-                record.files[file.path] = ProjectRecord.hash(file.contents)
-            }
-            record.resources = resources
-            try write(record.json, to: ProjectRecord.fileName)
-        } catch {
-            for file in plan.files { try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.path)) }
-            throw .writeFailed(path: folder.path, reason: error.userMessage)
-        }
-        return Outcome(written: written, manualStep: manualStep, hint: hint)
-    }
-
-    /// The files an app's synced resources change besides their own, rendered for `record` (which
-    /// lists the new resource): `Package.swift`, which then depends on `BoilerplateSync`, and the
-    /// machine file `Generated/_Parts.swift`, which registers each resource's sync service.
-    func syncedMachineFiles(_ record: ProjectRecord) throws(BoilerError) -> [PlannedFile] {
-        let rendered = try ProjectRenderer.render(record, in: folder)
-        let paths = ["Package.swift", PartTemplates.partsPath(core: "\(record.module)Core")]
-        return paths.compactMap { rendered[$0] }
+        let hint =
+            record.template == .server
+            ? nil : synced ? ResourceTemplates.syncedHint(names) : ResourceTemplates.appHint(names)
+        return try ProjectAddition(folder: folder).add(record.adding(spec), to: record, hint: hint, dryRun: dryRun)
     }
 
     /// The type names the project has: the template's Note, the resources added before, and the
@@ -163,21 +84,5 @@ public struct ResourceAdder {
             }
         }
         return taken
-    }
-
-    /// Whether boiler may rewrite `path`: it is recorded as boiler's, and is either gone (deleted
-    /// to be restored) or exactly as boiler last wrote it.
-    private func isMachineOwned(_ path: String, record: ProjectRecord) -> Bool {
-        guard let recorded = record.files[path] else { return false }
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(path)) else {
-            return !FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path)
-        }
-        return ProjectRecord.hash(String(decoding: data, as: UTF8.self)) == recorded
-    }
-
-    private func write(_ text: String, to path: String) throws {
-        let url = folder.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

@@ -192,38 +192,6 @@ enum ResourceTemplates {
             ["module": .text(module), "resources": .list(items), "anyResources": .flag(!items.isEmpty)])
     }
 
-    static func openLine(_ n: Names) -> String {
-        "\(n.many): \(n.type)Domain(records: try await database.store(of: \(n.type).self, table: "
-            + "\(SwiftSource.literal(n.table))), bus: bus)"
-    }
-
-    static func routeLine(_ n: Names) -> String { "\(n.type)Routes.add(to: router, domain: \(n.many))" }
-
-    static func syncLine(_ n: Names) -> String {
-        "sync.serve(try await \(n.many).syncRoutes())"
-    }
-
-    /// What to add by hand to an edited wiring file.
-    static func manualWiring(_ n: Names, path: String, reason: String = "was edited by hand") -> String {
-        """
-        \(path) \(reason), so boiler left it as it is. To serve /\(n.path), add to \(n.module)Resources:
-          the property:        public let \(n.many): \(n.type)Domain
-          in open(in:bus:):    \(openLine(n))
-          in add(to:):         \(routeLine(n))
-          in addSync(to:):     \(syncLine(n))
-        """
-    }
-
-    /// What to change by hand in an app's edited `Package.swift` or `_Parts.swift` for a synced resource.
-    static func manualSyncedStep(_ n: Names, path: String) -> String {
-        let line =
-            path == "Package.swift"
-            ? "add to the \(n.core) target's dependencies: .product(name: \"BoilerplateSync\", package: <the kit's package>)"
-            : "add to registerAddedParts(): try \(n.type)SyncService.register(in: self)"
-        return
-            "\(path) was edited by hand or predates boiler, so boiler left it as it is. To sync \(n.words) records, \(line)"
-    }
-
     /// How to run a synced resource's service and point it at a server.
     static func syncedHint(_ n: Names) -> String {
         """

@@ -40,37 +40,6 @@ public enum ProjectBase {
         return ScaffoldPlan(folder: plan.folder, files: files)
     }
 
-    /// After `boiler add` wrote `written`: keeps the base of each of them that the record lists
-    /// (and that is still as boiler wrote it), names its template version, and records a command's
-    /// or model's name (routes, services and resources are recorded by the adders already), so
-    /// that `boiler update` can render the part again. Written all or nothing.
-    static func keep(
-        afterAdding kind: AddPart.Kind, named rawName: String, written: [String], in folder: URL
-    )
-        throws(BoilerError)
-    {
-        var record = try ProjectRecord.read(in: folder)
-        var changes = ProjectChanges()
-        for path in written.sorted() {
-            guard let recorded = record.files[path], let text = try readProjectFile(path, in: folder),
-                ProjectRecord.hash(text) == recorded
-            else { continue }
-            changes.writes.append(ProjectChanges.Write(path: Self.path(of: path), contents: Data(text.utf8)))
-            record.fileVersions = (record.fileVersions ?? [:]).merging([path: templateVersion]) { _, new in new }
-        }
-        if kind == .command || kind == .model, let name = try? ProjectName(rawName).module {
-            var parts = record.parts ?? ProjectRecord.Parts()
-            if kind == .command {
-                if !(parts.commands ?? []).contains(name) { parts.commands = (parts.commands ?? []) + [name] }
-            } else if !(parts.models ?? []).contains(name) {
-                parts.models = (parts.models ?? []) + [name]
-            }
-            record.parts = parts
-        }
-        changes.writes.append(ProjectChanges.Write(path: ProjectRecord.fileName, contents: Data(record.json.utf8)))
-        try UpdateTransaction.commit(changes, in: folder)
-    }
-
     /// The base of `file`, checked against the record's `hash`; nil when there is none.
     /// - Throws: ``BoilerError/invalidBase(path:reason:)`` for a base that does not match, is too
     ///   large, is not text, or is reached through a link out of the project.

@@ -35,8 +35,12 @@ enum ProjectRenderer {
         do {
             scaffold = try Scaffolder(options: options).plan(in: folder, overrides: folder)
         } catch {
-            // A project's template copy that cannot be used is its own error, not the record's.
-            if case .invalidTemplate = error { throw error }
+            // A project's template copy that cannot be used (or that is reached through a link
+            // out of the project) is its own error, not the record's.
+            switch error {
+            case .invalidTemplate, .outsideProject: throw error
+            default: break
+            }
             throw .invalidRecord(
                 path: recordPath, field: "(options)", reason: "hold options boiler new refuses: \(error.message)")
         }
@@ -52,7 +56,7 @@ enum ProjectRenderer {
     }
 
     /// The files of every recorded command, route, service and model, and the machine file that
-    /// wires in routes and services — as ``PartAdder`` renders them, from `store`.
+    /// wires in routes and services, from `store`: the one place that says which files a part is.
     static func parts(_ record: ProjectRecord, store: TemplateStore) throws(BoilerError) -> [PlannedFile] {
         guard let parts = record.parts else { return [] }
         let module = record.module
@@ -92,8 +96,8 @@ enum ProjectRenderer {
         return try store.render(files, values: [:])
     }
 
-    /// The files of every recorded resource, and a server's machine file that wires them in — as
-    /// ``ResourceAdder`` renders them.
+    /// The files of every recorded resource, and the machine files that wire them in (a server's
+    /// `_Resources.swift`; an app's `_Parts.swift` for its synced resources).
     static func resources(_ record: ProjectRecord, store: TemplateStore) throws(BoilerError) -> [PlannedFile] {
         guard let resources = record.resources, !resources.isEmpty else { return [] }
         var files: [TemplateFile] = []

@@ -50,6 +50,14 @@ public struct UpdatePlan: Sendable {
         entries.filter { [.update, .merge, .conflict, .add, .remove].contains($0.action) }.map(\.path)
     }
 
+    /// The report of `--dry-run`, the same for `boiler update` and `boiler add`: where, by which
+    /// merge engine, one line per file that something happens to, and how many are as rendered.
+    public func dryRunReport(for folder: URL) -> [String] {
+        let same = entries.filter { $0.action == .unchanged }.count
+        return ["Plan for \(folder.path) (dry run, nothing written; merges by \(engine.name)):"]
+            + listing().map { "  \($0)" } + ["  \(same) file(s) already as the templates render them"]
+    }
+
     /// One line per file that something happens to, for `--dry-run` and the summary.
     public func listing() -> [String] {
         entries.filter { $0.action != .unchanged }.map { entry in
@@ -65,11 +73,21 @@ struct UpdatePlanner {
     let folder: URL
     let engine: MergeEngine
 
-    /// The plan for `record` (already validated). Reads files; writes nothing.
+    /// The plan for `record` (already validated): every file it or the templates name, and the
+    /// record then names this boiler's template version. Reads files; writes nothing.
     /// - Throws: ``BoilerError/invalidBase(path:reason:)``, ``BoilerError/unmergeable(path:reason:)``,
     ///   ``BoilerError/outsideProject(path:reason:)``, or a merge engine's failure.
     func plan(_ record: ProjectRecord) throws(BoilerError) -> UpdatePlan {
-        let theirs = try ProjectRenderer.render(record, in: folder)
+        try plan(record, rendering: ProjectRenderer.render(record, in: folder), only: nil)
+    }
+
+    /// The plan for `record` rendered as `theirs`, for the files at `paths` alone (`boiler add`:
+    /// the files its grown record renders differently), or for every file when nil. Only a whole
+    /// update moves the record's template version: an add leaves the project's other files as
+    /// they are, rendered by whichever boiler wrote them.
+    func plan(
+        _ record: ProjectRecord, rendering theirs: [String: PlannedFile], only paths: Set<String>?
+    ) throws(BoilerError) -> UpdatePlan {
         let version = ProjectBase.templateVersion
         var next = record
         var versions = record.fileVersions ?? [:]
@@ -103,7 +121,7 @@ struct UpdatePlanner {
             }
         }
 
-        for path in Set(record.files.keys).union(theirs.keys).sorted() {
+        for path in (paths ?? Set(record.files.keys).union(theirs.keys)).sorted() {
             let mine = try ProjectBase.readProjectFile(path, in: folder)
             let new = theirs[path]
             let labels = MergeLabels(
@@ -175,7 +193,7 @@ struct UpdatePlanner {
             }
             track(path, base: new.contents, old: base)
         }
-        next.templateVersion = version
+        if paths == nil { next.templateVersion = version }
         next.fileVersions = versions
         if next != record || !changes.isEmpty {
             changes.writes.append(ProjectChanges.Write(path: ProjectRecord.fileName, contents: Data(next.json.utf8)))
