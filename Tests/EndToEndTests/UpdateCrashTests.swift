@@ -103,16 +103,18 @@ struct UpdateCrashTests {
         }
     }
 
-    /// Runs `boiler update`, which sends itself SIGKILL at its `step`th step (or finishes when
-    /// nil), on a thread of its own. Returns whether it was killed (or, with no step, whether it
-    /// failed).
-    static func runKilled(in project: URL, atStep step: Int?) async throws -> Bool {
+    /// Runs `boiler update` (or `boiler <arguments>`), which sends itself SIGKILL at its `step`th
+    /// step (or finishes when nil), on a thread of its own. Returns whether it was killed (or,
+    /// with no step, whether it failed).
+    static func runKilled(
+        _ arguments: [String] = ["update", "--quiet"], in project: URL, atStep step: Int?
+    ) async throws -> Bool {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 do {
                     let process = Process()
                     process.executableURL = BoilerProcess.boiler
-                    process.arguments = ["update", "--quiet"]
+                    process.arguments = arguments
                     process.currentDirectoryURL = project
                     var environment = ProcessInfo.processInfo.environment
                     if let step { environment["BOILER_TEST_KILL_AT_STEP"] = "\(step)" }
