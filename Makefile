@@ -155,7 +155,8 @@ check-shared-plumbing: ## Fail when a lock, Deadline, the untrusted-text display
 check-self-contained: ## Fail when anything in the repository reads or links a path outside it
 	$(TIMED) check-self-contained --no-count python3 Tools/Scripts/check-self-contained.py
 
-lint: check-shared-plumbing ## swift format lint --strict over all sources, and no copy of the shared plumbing
+lint: check-shared-plumbing ## swift format lint --strict over all sources, no copy of the shared plumbing, no adder writing files itself
+	$(TIMED) check-add-writes --no-count Tools/Scripts/check-add-writes.sh
 	$(TIMED) lint --count "files" '^[0-9]+ files linted' sh -c '$(SOURCES) | xargs -0 $(SWIFT) format lint --strict --parallel \
 		&& echo "$$($(SOURCES) | tr -cd "\0" | wc -c) files linted"'
 
