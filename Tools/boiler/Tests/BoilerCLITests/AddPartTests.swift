@@ -48,17 +48,35 @@ struct AddPartTests {
             try ProjectRecord.read(in: folder).parts == ProjectRecord.Parts(routes: ["Settings"], services: ["Sync"]))
     }
 
-    @Test("a part whose files exist is a conflict, a part added before is a name taken, and nothing changes")
+    @Test("a part whose files exist is a conflict, and nothing changes")
     func neverOverwrites() throws {
         let temp = try TemporaryFolder()
         defer { temp.remove() }
         let folder = try project(.app, in: temp)
-        // A file of the user's where the part's goes: a conflict (73).
+        _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
+        let path = "Sources/NotesCore/Commands/ArchiveNote.swift"
+        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(path))
+        let before = TemporaryFolder.listing(of: folder)
+        #expect {
+            try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
+        } throws: { error in
+            guard case .conflicts(_, let paths)? = error as? BoilerError else { return false }
+            return paths.contains(path)
+        }
+        #expect(try read(folder, path) == "// mine\n")
+        #expect(TemporaryFolder.listing(of: folder) == before)
+    }
+
+    @Test("a file of the user's where a new part's file goes is a conflict (73), and nothing changes")
+    func userFileInTheWay() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let folder = try project(.app, in: temp)
         let mine = "Sources/NotesCore/Commands/ExportNotes.swift"
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent(mine).deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(mine))
-        var before = TemporaryFolder.listing(of: folder)
+        let before = TemporaryFolder.listing(of: folder)
         #expect {
             try PartAdder(folder: folder).add(.command, named: "ExportNotes", dryRun: false)
         } throws: { error in
@@ -66,20 +84,6 @@ struct AddPartTests {
             return paths == [mine] && (error as? BoilerError)?.exitCode == 73
         }
         #expect(try read(folder, mine) == "// mine\n")
-        #expect(TemporaryFolder.listing(of: folder) == before)
-
-        // The same part again, its file edited since: the name is taken (64), whatever the file holds.
-        _ = try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
-        let path = "Sources/NotesCore/Commands/ArchiveNote.swift"
-        try Data("// mine\n".utf8).write(to: folder.appendingPathComponent(path))
-        before = TemporaryFolder.listing(of: folder)
-        #expect {
-            try PartAdder(folder: folder).add(.command, named: "ArchiveNote", dryRun: false)
-        } throws: { error in
-            guard case .invalidResource(_, _, let reason)? = error as? BoilerError else { return false }
-            return reason.contains("already has a type named ArchiveNote")
-        }
-        #expect(try read(folder, path) == "// mine\n")
         #expect(TemporaryFolder.listing(of: folder) == before)
     }
 

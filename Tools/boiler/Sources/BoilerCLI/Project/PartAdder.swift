@@ -16,8 +16,8 @@ struct PartAdder {
             record.adding(kind, named: part), to: record, hint: hint, dryRun: dryRun)
     }
 
-    /// Refuses a kind the project cannot take, then a name it uses already; returns what to do
-    /// by hand after the add, if anything.
+    /// Refuses a kind the project cannot take, then files in the way, then a name the project
+    /// uses already; returns what to do by hand after the add, if anything.
     private func check(_ kind: AddPart.Kind, _ part: String, record: ProjectRecord) throws(BoilerError) -> String? {
         if kind == .resource { throw Self.resourceNeedsFields }
         var hint: String?
@@ -46,8 +46,24 @@ struct PartAdder {
             case .resource: break
             }
         }
+        try checkInTheWay(kind, part, record: record)
         try checkUnused(kind, part, record: record)
         return hint
+    }
+
+    /// Refuses a part whose own files exist already (written by hand, or by adding the part
+    /// before) as a conflict, before its name is checked: the renderer says which files the part
+    /// is, rendered alone; the machine file that lists every part is not the part's own.
+    private func checkInTheWay(_ kind: AddPart.Kind, _ part: String, record: ProjectRecord) throws(BoilerError) {
+        var alone = record
+        alone.parts = nil
+        alone.resources = nil
+        let machine: Set = [
+            ServerPartTemplates.path(module: record.module), PartTemplates.partsPath(core: "\(record.module)Core"),
+        ]
+        let files = try ProjectRenderer.parts(alone.adding(kind, named: part), store: TemplateStore(project: folder))
+        let conflicts = ScaffoldPlan(folder: folder, files: files.filter { !machine.contains($0.path) }).conflicts()
+        if !conflicts.isEmpty { throw .conflicts(folder: folder.path, paths: conflicts) }
     }
 
     /// Refuses a part whose type would have the name of a type the project uses (Swift's, the
